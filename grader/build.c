@@ -1,0 +1,344 @@
+/* build: nvcc/cc command lines, the content-hash cache, and compiler output parsing. */
+#include "build.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+#include "glue.h"
+#include "nvccdiag.h"
+#include "paths.h"
+#include "runner.h"
+
+#define BUILD_TIMEOUT_MS (300u * 1000u)
+#define MAX_ARGS 64
+
+/* One compiler invocation. */
+struct compile {
+	const char *argv[MAX_ARGS];
+	int argc;
+	struct runner_result res;
+	int rc;
+};
+
+static void arg(struct compile *c, const char *a)
+{
+	if (c->argc < MAX_ARGS - 1)
+		c->argv[c->argc++] = a;
+	c->argv[c->argc] = NULL;
+}
+
+static void *compile_run(void *p)
+{
+	struct compile *c = p;
+	struct runner_opts o = {
+		.argv = (char *const *)c->argv,
+		.timeout_ms = BUILD_TIMEOUT_MS,
+		.output_cap = 256 * 1024,
+	};
+	c->rc = runner_run(&o, &c->res);
+	return NULL;
+}
+
+static bool compile_ok(const struct compile *c)
+{
+	return c->rc == 0 && c->res.status == RUNNER_EXITED && c->res.exit_code == 0;
+}
+
+/* What the build needs, gathered before hashing. */
+struct job {
+	enum backend_kind backend;   /* BACKEND_AUTO here means: host C with cc */
+	const char *main_source;     /* the file handed to the compiler */
+	char *glue;                  /* generated text, or NULL for standalone builds */
+	const char *user_source;     /* what the student wrote (hashed) */
+	char *tool, *harness, *emulib;
+	char **flags;
+	unsigned n_flags;
+	bool lab;                    /* link the harness in */
+};
+
+static void job_release(struct job *j)
+{
+	free(j->glue);
+	free(j->tool);
+	free(j->harness);
+	free(j->emulib);
+}
+
+static void job_hash(const struct job *j, char hex[33])
+{
+	struct fs_hash h;
+	fs_hash_init(&h);
+	fs_hash_str(&h, "pmpplab-build-3");
+	fs_hash_str(&h, backend_name(j->backend));
+	fs_hash_str(&h, j->tool);
+	if (j->glue)
+		fs_hash_str(&h, j->glue);
+	fs_hash_file(&h, j->user_source);
+	for (unsigned i = 0; i < j->n_flags; i++)
+		fs_hash_str(&h, j->flags[i]);
+	if (j->lab) {
+		static const char *files[] = { "pl_harness.c", "pl_harness.h", "pl_io.c", "pl_io.h" };
+		for (unsigned i = 0; i < 4; i++) {
+			char path[PATH_MAX];
+			snprintf(path, sizeof(path), "%s/%s", j->harness, files[i]);
+			fs_hash_file(&h, path);
+		}
+	}
+	if (j->emulib) {
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s/libpmpplab_cudart.so", j->emulib);
+		fs_hash_str(&h, path);
+	}
+	fs_hash_hex(&h, hex);
+}
+
+/* Fills the compiler command lines for the job, building into DIR. */
+static int job_commands(const struct job *j, const char *dir, struct compile *host,
+			struct compile *ptx, char paths[6][PATH_MAX])
+{
+	snprintf(paths[0], PATH_MAX, "%s/prog", dir);
+	snprintf(paths[1], PATH_MAX, "%s/prog.ptx", dir);
+	snprintf(paths[2], PATH_MAX, "-I%s", j->harness);
+	snprintf(paths[3], PATH_MAX, "%s/pl_harness.c", j->harness);
+	snprintf(paths[4], PATH_MAX, "%s/pl_io.c", j->harness);
+	snprintf(paths[5], PATH_MAX, "-Xlinker=-rpath,%s", j->emulib ? j->emulib : "");
+	arg(host, j->tool);
+	if (j->backend == BACKEND_AUTO) { /* cc for a CPU reference */
+		arg(host, "-O2");
+		arg(host, "-std=gnu17");
+	} else {
+		arg(host, "-O2");
+		arg(host, "-lineinfo");
+		arg(host, "-Wno-deprecated-gpu-targets");
+		if (j->lab)
+			arg(host, "-DPMPPLAB_HARNESS_CUDA");
+		arg(host, j->backend == BACKEND_GPU ? "-arch=native" : "-cudart=none");
+	}
+	for (unsigned i = 0; i < j->n_flags; i++)
+		arg(host, j->flags[i]);
+	if (j->lab)
+		arg(host, paths[2]);
+	arg(host, "-o");
+	arg(host, paths[0]);
+	arg(host, j->main_source);
+	if (j->lab) {
+		arg(host, paths[3]);
+		arg(host, paths[4]);
+	}
+	if (j->backend == BACKEND_AUTO)
+		arg(host, "-lm");
+	if (j->backend == BACKEND_EMU) {
+		arg(host, "-L");
+		arg(host, j->emulib);
+		arg(host, "-lpmpplab_cudart");
+		arg(host, paths[5]);
+		arg(ptx, j->tool);
+		arg(ptx, "-ptx");
+		arg(ptx, "-lineinfo");
+		arg(ptx, "-O2");
+		arg(ptx, "-Wno-deprecated-gpu-targets");
+		for (unsigned i = 0; i < j->n_flags; i++)
+			arg(ptx, j->flags[i]);
+		if (j->lab)
+			arg(ptx, paths[2]);
+		arg(ptx, "-o");
+		arg(ptx, paths[1]);
+		arg(ptx, j->main_source);
+	}
+	return 0;
+}
+
+static char *join_logs(const struct compile *a, const struct compile *b)
+{
+	char *out = NULL;
+	if (asprintf(&out, "%s%s%s%s", a->res.out ? a->res.out : "", a->res.err ? a->res.err : "",
+		     b->res.out ? b->res.out : "", b->res.err ? b->res.err : "") < 0)
+		return NULL;
+	return out;
+}
+
+/* Compiles into a private folder, then renames it into place (atomic for other graders
+ * sharing the cache). */
+static int job_compile(const struct job *j, const char *final_dir, struct build_result *out)
+{
+	char tmp[PATH_MAX];
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d.%lx", final_dir, (int)getpid(), (unsigned long)pthread_self());
+	int rc = paths_mkdirs(tmp);
+	if (rc < 0)
+		return rc;
+	char src[PATH_MAX];
+	struct job local = *j;
+	if (j->glue) {
+		snprintf(src, sizeof(src), "%s/glue.%s", tmp, j->backend == BACKEND_AUTO ? "c" : "cu");
+		if ((rc = fs_write_atomic(src, j->glue, strlen(j->glue))) < 0)
+			goto out_remove;
+		local.main_source = src;
+	}
+	struct compile host = { 0 }, ptx = { 0 };
+	char paths[6][PATH_MAX];
+	job_commands(&local, tmp, &host, &ptx, paths);
+	pthread_t thr;
+	bool threaded = ptx.argc && pthread_create(&thr, NULL, compile_run, &ptx) == 0;
+	compile_run(&host);
+	if (threaded)
+		pthread_join(thr, NULL);
+	else if (ptx.argc)
+		compile_run(&ptx);
+	out->ms_host = host.res.wall_ms;
+	out->ms_ptx = ptx.res.wall_ms;
+	out->log = join_logs(&host, &ptx);
+	/* The PTX compile repeats the host compile's front-end errors: parse one of them. */
+	nvccdiag_parse(host.res.err ? host.res.err : "", &out->diags);
+	if (ptx.argc && compile_ok(&host) && !compile_ok(&ptx))
+		nvccdiag_parse(ptx.res.err ? ptx.res.err : "", &out->diags);
+	bool ok = compile_ok(&host) && (!ptx.argc || compile_ok(&ptx));
+	if (!ok && host.rc == 0 && host.res.status == RUNNER_TIMEOUT)
+		diag_add(&out->diags, DIAG_ERROR, NULL, 0, 0,
+			 "the compiler ran for more than %u s and was stopped", BUILD_TIMEOUT_MS / 1000);
+	if (!ok && diag_count(&out->diags, DIAG_ERROR) == 0)
+		diag_add(&out->diags, DIAG_ERROR, NULL, 0, 0, "the build failed:\n%s",
+			 out->log ? out->log : "(no output)");
+	runner_result_release(&host.res);
+	runner_result_release(&ptx.res);
+	rc = ok ? 0 : -ENOEXEC;
+	if (ok && rename(tmp, final_dir) != 0 && access(final_dir, F_OK) != 0)
+		rc = -errno;
+out_remove:
+	fs_remove_tree(tmp);
+	return rc;
+}
+
+static int job_run(struct job *j, struct build_result *out, struct diag_list *errs)
+{
+	char *cache = paths_cache_dir();
+	char hex[33], dir[PATH_MAX];
+	job_hash(j, hex);
+	snprintf(dir, sizeof(dir), "%s/build/%s", cache ? cache : "/tmp/pmpplab-cache", hex);
+	free(cache);
+	char prog[PATH_MAX + 8], ptx[PATH_MAX + 8];
+	snprintf(prog, sizeof(prog), "%s/prog", dir);
+	snprintf(ptx, sizeof(ptx), "%s/prog.ptx", dir);
+	int rc = 0;
+	if (access(prog, X_OK) == 0 && (j->backend != BACKEND_EMU || access(ptx, R_OK) == 0)) {
+		out->cached = true;
+	} else {
+		char parent[PATH_MAX];
+		snprintf(parent, sizeof(parent), "%s", dir);
+		*strrchr(parent, '/') = '\0';
+		if ((rc = paths_mkdirs(parent)) < 0) {
+			diag_add(errs, DIAG_ERROR, parent, 0, 0, "cannot create the build cache: %s; set PMPPLAB_CACHE to a writable folder",
+				 strerror(-rc));
+			return rc;
+		}
+		rc = job_compile(j, dir, out);
+		if (rc < 0 && rc != -ENOEXEC)
+			diag_add(errs, DIAG_ERROR, dir, 0, 0, "cannot build in the cache: %s", strerror(-rc));
+	}
+	if (rc == 0) {
+		out->program = strdup(prog);
+		if (j->backend == BACKEND_EMU)
+			out->ptx = strdup(ptx);
+	}
+	return rc;
+}
+
+/* Finds the tools for the backend; says what to do when one is missing. */
+static int job_tools(struct job *j, struct diag_list *errs)
+{
+	j->harness = paths_harness_dir();
+	if (j->backend == BACKEND_AUTO) {
+		j->tool = paths_which("cc");
+		if (!j->tool) {
+			diag_add(errs, DIAG_ERROR, NULL, 0, 0,
+				 "no C compiler (cc) found on PATH: install gcc (apt-get install gcc)");
+			return -ENOENT;
+		}
+		return 0;
+	}
+	j->tool = paths_nvcc();
+	if (!j->tool) {
+		diag_add(errs, DIAG_ERROR, NULL, 0, 0,
+			 "nvcc not found (looked in $PMPPLAB_NVCC, PATH and /usr/local/cuda/bin): install the CUDA toolkit, or set PMPPLAB_NVCC to nvcc's path");
+		return -ENOENT;
+	}
+	if (j->backend == BACKEND_EMU) {
+		j->emulib = paths_emu_libdir();
+		char lib[PATH_MAX];
+		snprintf(lib, sizeof(lib), "%s/libpmpplab_cudart.so", j->emulib);
+		if (access(lib, R_OK) != 0) {
+			diag_add(errs, DIAG_ERROR, lib, 0, 0,
+				 "the emulator runtime is missing: rebuild pmpplab (ninja -C build) or set PMPPLAB_EMU_LIBDIR");
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+int build_lab(const struct lab_spec *spec, const char *source, enum backend_kind backend,
+	      struct build_result *out, struct diag_list *errs)
+{
+	memset(out, 0, sizeof(*out));
+	char abs[PATH_MAX];
+	if (!realpath(source, abs)) {
+		diag_add(errs, DIAG_ERROR, source, 0, 0, "cannot read the submission: %s", strerror(errno));
+		return -errno;
+	}
+	struct job j = { .backend = backend, .user_source = abs, .lab = true,
+			 .flags = spec->nvcc_flags, .n_flags = spec->nvcc_flags_count };
+	int rc = job_tools(&j, errs);
+	if (rc == 0) {
+		j.glue = glue_generate(spec, abs, spec->entry.function);
+		rc = j.glue ? job_run(&j, out, errs) : -ENOMEM;
+	}
+	job_release(&j);
+	return rc;
+}
+
+int build_reference(const struct lab_spec *spec, struct build_result *out, struct diag_list *errs)
+{
+	memset(out, 0, sizeof(*out));
+	char *ref = spec_path(spec, spec->reference.file);
+	struct job j = { .backend = BACKEND_AUTO, .user_source = ref, .lab = true };
+	int rc = ref ? job_tools(&j, errs) : -ENOMEM;
+	if (rc == 0) {
+		j.glue = glue_generate(spec, ref, spec->reference.function);
+		rc = j.glue ? job_run(&j, out, errs) : -ENOMEM;
+	}
+	if (rc == -ENOEXEC)
+		diag_add(errs, DIAG_ERROR, ref, 0, 0, "the lab's CPU reference does not compile; this is the lab author's bug");
+	job_release(&j);
+	free(ref);
+	return rc;
+}
+
+int build_standalone(const char *source, enum backend_kind backend, struct build_result *out,
+		     struct diag_list *errs)
+{
+	memset(out, 0, sizeof(*out));
+	char abs[PATH_MAX];
+	if (!realpath(source, abs)) {
+		diag_add(errs, DIAG_ERROR, source, 0, 0, "cannot read: %s", strerror(errno));
+		return -errno;
+	}
+	struct job j = { .backend = backend, .user_source = abs, .main_source = abs };
+	int rc = job_tools(&j, errs);
+	if (rc == 0)
+		rc = job_run(&j, out, errs);
+	job_release(&j);
+	return rc;
+}
+
+void build_result_release(struct build_result *r)
+{
+	free(r->program);
+	free(r->ptx);
+	free(r->log);
+	diag_list_release(&r->diags);
+	memset(r, 0, sizeof(*r));
+}

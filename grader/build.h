@@ -1,0 +1,36 @@
+/* build: compiles programs with nvcc (or cc for CPU references) for a backend, into a
+ * cache keyed by the hash of everything that goes into the build, so an unchanged
+ * submission is never rebuilt. Compiler output is parsed into diagnostics. */
+#ifndef PMPPLAB_BUILD_H
+#define PMPPLAB_BUILD_H
+
+#include <stdbool.h>
+
+#include "backend.h"
+#include "diag.h"
+#include "spec.h"
+
+struct build_result {
+	char *program;          /* the executable (in the cache) */
+	char *ptx;              /* emu: the PTX the emulator runs; else NULL */
+	struct diag_list diags; /* compiler errors and warnings */
+	char *log;              /* raw compiler output */
+	bool cached;            /* found in the cache, nothing compiled */
+	double ms_host, ms_ptx; /* compile times (0 when cached) */
+};
+
+/* Builds the lab program for SOURCE (a student .cu, or the solution) calling the spec's
+ * entry function, for BACKEND (GPU or EMU). Returns 0; -ENOEXEC when the compiler
+ * rejected the code (out->diags says why); another negative code for configuration
+ * problems (no nvcc, no emulator runtime), explained in errs. Release out with
+ * build_result_release in every case. */
+int build_lab(const struct lab_spec *spec, const char *source, enum backend_kind backend,
+	      struct build_result *out, struct diag_list *errs);
+/* Builds the lab's CPU reference (a C file) with cc. Same returns. */
+int build_reference(const struct lab_spec *spec, struct build_result *out, struct diag_list *errs);
+/* Builds a standalone CUDA program (its own main) for BACKEND. Same returns. */
+int build_standalone(const char *source, enum backend_kind backend, struct build_result *out,
+		     struct diag_list *errs);
+void build_result_release(struct build_result *r);
+
+#endif

@@ -1,0 +1,368 @@
+/* grade: the run of one lab; see grade.h and DESIGN.md. */
+#include "grade.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "compare.h"
+#include "datagen.h"
+#include "fsutil.h"
+#include "harness/pl_harness.h"
+#include "memcheck.h"
+#include "paths.h"
+#include "runner.h"
+
+/* Everything one grading run carries between its steps. */
+struct grading {
+	const struct lab_spec *spec;
+	const struct grade_opts *opts;
+	enum backend_kind backend;
+	struct report *report;
+	struct diag_list *diags;
+	struct build_result prog, ref;
+	char tmp[64];
+	const char *source;
+};
+
+static void progress(struct grading *g, enum grade_stage stage, unsigned index, unsigned count,
+		     const char *what)
+{
+	if (!g->opts->progress)
+		return;
+	struct grade_progress p = { stage, index, count, what };
+	g->opts->progress(g->opts->userdata, &p);
+}
+
+/* The last LINES lines of TEXT, for a report (a crash's message is at the end). */
+static const char *tail_lines(const char *text, unsigned lines)
+{
+	if (!text)
+		return "";
+	const char *p = text + strlen(text);
+	while (p > text && p[-1] == '\n')
+		p--;
+	while (p > text && lines) {
+		p--;
+		if (*p == '\n')
+			lines--;
+	}
+	return p == text ? p : p + 1;
+}
+
+static char *dataset_label(const struct spec_dataset *d)
+{
+	char *label = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&label, &len);
+	if (!f)
+		return NULL;
+	fprintf(f, "correctness: %s (", d->name);
+	for (unsigned i = 0; i < d->n_vals; i++)
+		fprintf(f, "%s%s=%lld", i ? ", " : "", d->vals[i].name, (long long)d->vals[i].value);
+	fputc(')', f);
+	fclose(f);
+	return label;
+}
+
+/* Compiler errors as the student should see them: file:line:col: message. */
+static char *format_build_errors(const struct diag_list *diags)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	diag_print(f, diags);
+	fclose(f);
+	return text;
+}
+
+static int do_build(struct grading *g)
+{
+	progress(g, GRADE_STAGE_BUILD, 0, 1, g->source);
+	int rc = build_lab(g->spec, g->source, g->backend, &g->prog, g->diags);
+	for (unsigned i = 0; i < g->prog.diags.n; i++) {
+		const struct diag *d = &g->prog.diags.items[i];
+		diag_add(&g->report->build, d->severity, d->file, d->line, d->col, "%s", d->message);
+	}
+	if (rc == -ENOEXEC) {
+		char *errs = format_build_errors(&g->prog.diags);
+		report_add(g->report, "build", 0, false, "%s\nThe program does not compile; fix the first error above and grade again.",
+			   errs ? errs : "");
+		free(errs);
+		return rc;
+	}
+	if (rc < 0)
+		return rc;
+	unsigned warnings = diag_count(&g->prog.diags, DIAG_WARNING);
+	char *w = warnings ? format_build_errors(&g->prog.diags) : NULL;
+	report_add(g->report, "build", 0, true, w ? "%s" : NULL, w);
+	free(w);
+	return 0;
+}
+
+/* Runs PROGRAM on REQUEST, writing RESULT. */
+static int run_program(struct grading *g, const struct build_result *b, const char *request,
+		       const char *result, unsigned timeout_ms, struct runner_result *res,
+		       const char *wrapper_tool)
+{
+	char ptx_env[PATH_MAX + 32], events_env[PATH_MAX + 32];
+	snprintf(ptx_env, sizeof(ptx_env), "PMPPLAB_EMU_PTX=%s", b->ptx ? b->ptx : "");
+	snprintf(events_env, sizeof(events_env), "PMPPLAB_EVENTS=%s.events", result);
+	char *env[] = { ptx_env, events_env, NULL };
+	const char *argv[12];
+	int argc = 0;
+	if (wrapper_tool) {
+		argv[argc++] = wrapper_tool;
+		argv[argc++] = "--tool";
+		argv[argc++] = "memcheck";
+		argv[argc++] = "--print-limit";
+		argv[argc++] = "10";
+	}
+	argv[argc++] = b->program;
+	argv[argc++] = request;
+	argv[argc++] = result;
+	argv[argc] = NULL;
+	struct runner_opts o = {
+		.argv = (char *const *)argv,
+		.env = b->ptx ? env : NULL,
+		.cwd = g->tmp,
+		.timeout_ms = timeout_ms,
+		.output_cap = 64 * 1024,
+	};
+	return runner_run(&o, res);
+}
+
+static unsigned lab_timeout_ms(const struct lab_spec *s)
+{
+	return (s->timeout ? s->timeout : 10) * 1000u;
+}
+
+/* The student's run did not produce results: say how it ended and what to look at. */
+static void report_run_failure(struct grading *g, const char *label, const struct runner_result *res)
+{
+	char how[128];
+	runner_describe(res, lab_timeout_ms(g->spec), how, sizeof(how));
+	const char *advice = "";
+	if (res->status == RUNNER_TIMEOUT)
+		advice = "\nA loop that never ends, or a __syncthreads() that not every thread of the block reaches, keeps a kernel running forever.";
+	else if (res->status == RUNNER_SIGNALED)
+		advice = "\nThe host code crashed. Dereferencing a device pointer (one set by cudaMalloc) on the host, or a host buffer too small for a cudaMemcpy, does this.";
+	else if (res->exit_code == PL_EXIT_CUDA)
+		advice = "\nA CUDA call or kernel failed. Check every CUDA call's return value and call cudaGetLastError() after each launch.";
+	report_add(g->report, label, 0, false, "The program %s.%s\n%s", how, advice,
+		   tail_lines(res->err, 15));
+}
+
+/* Reads both results and compares every output. Returns true when all match. */
+static bool check_outputs(struct grading *g, const char *expected_path, const char *actual_path,
+			  char **text)
+{
+	struct pl_file exp, act;
+	char err[256];
+	*text = NULL;
+	if (pl_read(&exp, expected_path, err, sizeof(err)) < 0) {
+		asprintf(text, "the reference produced no result (%s): the lab's reference is broken", err);
+		return false;
+	}
+	if (pl_read(&act, actual_path, err, sizeof(err)) < 0) {
+		pl_release(&exp);
+		asprintf(text, "the program produced no result (%s)", err);
+		return false;
+	}
+	bool ok = true;
+	size_t len = 0;
+	FILE *f = open_memstream(text, &len);
+	for (unsigned i = 0; i < g->spec->outputs_count && f; i++) {
+		const struct spec_buffer *o = &g->spec->outputs[i];
+		struct pl_item *e = pl_find(&exp, PL_OUTPUT, o->name), *a = pl_find(&act, PL_OUTPUT, o->name);
+		if (!e || !a || e->count != a->count) {
+			fprintf(f, "%s: missing from the results\n", o->name);
+			ok = false;
+			continue;
+		}
+		struct spec_tolerance tol = o->tolerance ? *o->tolerance : compare_default_tolerance(o->type);
+		struct compare_result r;
+		compare_buffers(o->type, &tol, e->data, a->data, e->count, &r);
+		if (r.wrong) {
+			char *d = compare_describe(&r, o->name, o->type);
+			fputs(d ? d : "", f);
+			free(d);
+			ok = false;
+		}
+	}
+	if (f)
+		fclose(f);
+	pl_release(&exp);
+	pl_release(&act);
+	return ok;
+}
+
+static void grade_dataset(struct grading *g, unsigned index, uint64_t seed)
+{
+	const struct spec_dataset *d = &g->spec->datasets[index];
+	char *label = dataset_label(d);
+	char request[128], expected[128], actual[128];
+	snprintf(request, sizeof(request), "%s/%s.in", g->tmp, d->name);
+	snprintf(expected, sizeof(expected), "%s/%s.expected", g->tmp, d->name);
+	snprintf(actual, sizeof(actual), "%s/%s.out", g->tmp, d->name);
+	struct pl_file req;
+	char err[256] = "";
+	if (datagen_request(g->spec, d, seed, &req) < 0 || pl_write(&req, request, err, sizeof(err)) < 0) {
+		report_add(g->report, label, d->points, false, "could not prepare the inputs: %s", err);
+		goto out;
+	}
+	pl_release(&req);
+	struct runner_result rr, sr;
+	if (run_program(g, &g->ref, request, expected, 120 * 1000, &rr, NULL) < 0 ||
+	    rr.status != RUNNER_EXITED || rr.exit_code != 0) {
+		report_add(g->report, label, d->points, false,
+			   "the lab's CPU reference failed on this dataset (a bug in the lab, not your code)\n%s",
+			   tail_lines(rr.err, 10));
+		runner_result_release(&rr);
+		goto out;
+	}
+	runner_result_release(&rr);
+	if (run_program(g, &g->prog, request, actual, lab_timeout_ms(g->spec), &sr, NULL) < 0) {
+		report_add(g->report, label, d->points, false, "could not start the program");
+		goto out;
+	}
+	if (sr.status != RUNNER_EXITED || sr.exit_code != 0) {
+		report_run_failure(g, label, &sr);
+		g->report->tests[g->report->n_tests - 1].max_score = d->points;
+	} else {
+		char *text;
+		bool ok = check_outputs(g, expected, actual, &text);
+		report_add(g->report, label, d->points, ok, "%s", text ? text : "");
+		free(text);
+	}
+	runner_result_release(&sr);
+out:
+	free(label);
+}
+
+static const struct spec_dataset *check_dataset(const struct lab_spec *s, const struct spec_check *c)
+{
+	for (unsigned i = 0; c->dataset && i < s->datasets_count; i++)
+		if (strcmp(s->datasets[i].name, c->dataset) == 0)
+			return &s->datasets[i];
+	return &s->datasets[0];
+}
+
+/* memcheck: on a GPU, the dataset again under compute-sanitizer; on the emulator every
+ * access is checked on every run, so the dataset's run already answered. */
+static void grade_memcheck(struct grading *g, const struct spec_check *c, uint64_t seed)
+{
+	const struct spec_dataset *d = check_dataset(g->spec, c);
+	progress(g, GRADE_STAGE_CHECK, 0, 1, "memcheck");
+	char request[128], actual[128];
+	snprintf(request, sizeof(request), "%s/%s.in", g->tmp, d->name);
+	snprintf(actual, sizeof(actual), "%s/%s.memcheck", g->tmp, d->name);
+	if (access(request, R_OK) != 0) {
+		struct pl_file req;
+		char err[128];
+		if (datagen_request(g->spec, d, seed, &req) == 0) {
+			pl_write(&req, request, err, sizeof(err));
+			pl_release(&req);
+		}
+	}
+	char events[160];
+	snprintf(events, sizeof(events), "%s.events", actual);
+	char *sanitizer = g->backend == BACKEND_GPU ? paths_cuda_tool("compute-sanitizer") : NULL;
+	struct runner_result res;
+	int rc = run_program(g, &g->prog, request, actual, 12 * lab_timeout_ms(g->spec), &res,
+			     sanitizer);
+	struct memcheck_finding f;
+	if (g->backend == BACKEND_GPU && !sanitizer) {
+		report_add(g->report, "memcheck", c->points, true,
+			   "NOT CHECKED: compute-sanitizer is not installed, so out-of-bounds accesses cannot be detected on this GPU machine; grade with --backend emu to check them.");
+	} else if (rc < 0) {
+		report_add(g->report, "memcheck", c->points, false, "could not start the program");
+	} else if (memcheck_scan(res.out, events, &f) || memcheck_scan(res.err, events, &f)) {
+		report_add(g->report, "memcheck", c->points, false, "%s", f.text);
+	} else if (res.status == RUNNER_TIMEOUT) {
+		report_add(g->report, "memcheck", c->points, false, "the program timed out under the memory checker");
+	} else {
+		report_add(g->report, "memcheck", c->points, true, "no out-of-bounds or misaligned access (dataset %s)", d->name);
+	}
+	if (rc == 0)
+		runner_result_release(&res);
+	free(sanitizer);
+}
+
+static int grade_run(struct grading *g)
+{
+	uint64_t seed = g->report->seed;
+	int rc = do_build(g);
+	if (rc < 0 && rc != -ENOEXEC)
+		return rc;
+	bool built = rc == 0;
+	if (built) {
+		progress(g, GRADE_STAGE_REFERENCE, 0, 1, NULL);
+		rc = build_reference(g->spec, &g->ref, g->diags);
+		if (rc < 0)
+			return rc;
+	}
+	unsigned count = 0;
+	for (unsigned i = 0; i < g->spec->datasets_count; i++)
+		count += !(g->opts->quick && g->spec->datasets[i].perf);
+	for (unsigned i = 0, k = 0; i < g->spec->datasets_count; i++) {
+		const struct spec_dataset *d = &g->spec->datasets[i];
+		if (g->opts->quick && d->perf)
+			continue;
+		progress(g, GRADE_STAGE_DATASET, k++, count, d->name);
+		if (built) {
+			grade_dataset(g, i, seed + i);
+		} else {
+			char *label = dataset_label(d);
+			report_add(g->report, label ? label : d->name, d->points, false, "not run: the program does not compile");
+			free(label);
+		}
+	}
+	for (unsigned i = 0; i < g->spec->checks_count; i++) {
+		const struct spec_check *c = &g->spec->checks[i];
+		if (!built)
+			report_add(g->report, "memcheck", c->points, false, "not run: the program does not compile");
+		else if (c->kind == SPEC_CHECK_MEMCHECK)
+			grade_memcheck(g, c, seed + (unsigned)(check_dataset(g->spec, c) - g->spec->datasets));
+	}
+	return 0;
+}
+
+int grade_lab(const struct lab_spec *spec, const struct grade_opts *opts, struct report **out,
+	      struct diag_list *diags)
+{
+	*out = NULL;
+	struct grading g = { .spec = spec, .opts = opts, .diags = diags };
+	g.backend = backend_resolve(opts->backend);
+	char *student = opts->submission ? NULL : spec_path(spec, spec->student);
+	g.source = opts->submission ? opts->submission : student;
+	if (access(g.source, R_OK) != 0) {
+		diag_add(diags, DIAG_ERROR, g.source, 0, 0, "cannot read the submission: %s", strerror(errno));
+		free(student);
+		return -ENOENT;
+	}
+	uint64_t seed = opts->seed ? opts->seed : datagen_fresh_seed();
+	g.report = report_new(spec->id, g.source, backend_name(g.backend), seed);
+	snprintf(g.tmp, sizeof(g.tmp), "/tmp/pmpplab-run-XXXXXX");
+	int rc = g.report && mkdtemp(g.tmp) ? 0 : -errno;
+	if (rc == 0)
+		rc = grade_run(&g);
+	if (g.tmp[strlen(g.tmp) - 1] != 'X')
+		fs_remove_tree(g.tmp);
+	build_result_release(&g.prog);
+	build_result_release(&g.ref);
+	free(student);
+	progress(&g, GRADE_STAGE_DONE, 0, 0, NULL);
+	if (rc < 0) {
+		report_free(g.report);
+		return rc;
+	}
+	*out = g.report;
+	return 0;
+}

@@ -1,0 +1,47 @@
+/* grade: the run of one lab (DESIGN.md, "The run of one lab"): build the submission,
+ * generate inputs, run it in a child per dataset, compute the expected output with the
+ * CPU reference in another child, compare, and collect the results as a report. */
+#ifndef PMPPLAB_GRADE_H
+#define PMPPLAB_GRADE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "diag.h"
+#include "report.h"
+#include "spec.h"
+
+/* What a grading run is doing now, for live progress (the TUI). */
+enum grade_stage {
+	GRADE_STAGE_BUILD,      /* building the submission */
+	GRADE_STAGE_REFERENCE,  /* computing expected outputs */
+	GRADE_STAGE_DATASET,    /* running dataset `index` of `count` */
+	GRADE_STAGE_CHECK,      /* running an extra check (memcheck...) */
+	GRADE_STAGE_DONE,
+};
+
+struct grade_progress {
+	enum grade_stage stage;
+	unsigned index, count;  /* for GRADE_STAGE_DATASET */
+	const char *what;       /* dataset or check name, or NULL */
+};
+
+typedef void (*grade_progress_fn)(void *userdata, const struct grade_progress *p);
+
+struct grade_opts {
+	enum backend_kind backend;  /* BACKEND_AUTO resolves with backend_detect() */
+	const char *submission;     /* the .cu to grade; NULL = the lab's starter */
+	uint64_t seed;              /* 0 = a fresh one (reported) */
+	bool quick;                 /* skip datasets marked perf */
+	grade_progress_fn progress; /* may be NULL */
+	void *userdata;
+};
+
+/* Grades one lab. Returns 0 with *out set (even when tests failed: the report says so),
+ * or a negative code for a configuration error (no nvcc, unreadable submission...),
+ * with the reason in diags. Free the report with report_free. */
+int grade_lab(const struct lab_spec *spec, const struct grade_opts *opts,
+	      struct report **out, struct diag_list *diags);
+
+#endif

@@ -1,0 +1,169 @@
+/* labcheck: see labcheck.h. */
+#include "labcheck.h"
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datagen.h"
+#include "fsutil.h"
+#include "grade.h"
+#include "spec.h"
+
+enum expectation { EXPECT_PASS, EXPECT_FAIL_CORRECTNESS, EXPECT_FAIL_NAMED };
+
+struct row {
+	const char *label;
+	enum expectation expect;
+	char check[64];   /* EXPECT_FAIL_NAMED: test name prefix */
+	char text[160];   /* optional: output must contain */
+};
+
+/* Reads "// expect: X" and "// expect-text: Y" from the first lines of a file. */
+static void read_expectation(const char *path, struct row *r)
+{
+	char *src = fs_read(path, NULL);
+	r->expect = EXPECT_FAIL_NAMED;
+	snprintf(r->check, sizeof(r->check), "?");
+	for (const char *p = src; p && *p;) {
+		size_t n = strcspn(p, "\n");
+		if (strncmp(p, "// expect: ", 11) == 0)
+			snprintf(r->check, sizeof(r->check), "%.*s", (int)(n - 11), p + 11);
+		else if (strncmp(p, "// expect-text: ", 16) == 0)
+			snprintf(r->text, sizeof(r->text), "%.*s", (int)(n - 16), p + 16);
+		p += n + (p[n] == '\n');
+	}
+	free(src);
+}
+
+/* Whether the report meets the row's expectation; WHY says what was seen. */
+static bool judge(const struct report *rep, const struct row *r, char *why, size_t len)
+{
+	const struct report_test *failed = NULL;
+	for (unsigned i = 0; i < rep->n_tests && !failed; i++) {
+		const struct report_test *t = &rep->tests[i];
+		if (t->status != TEST_FAILED)
+			continue;
+		if (r->expect == EXPECT_FAIL_CORRECTNESS && strncmp(t->name, "correctness", 11) == 0)
+			failed = t;
+		else if (r->expect == EXPECT_FAIL_NAMED && strncmp(t->name, r->check, strlen(r->check)) == 0 &&
+			 (!r->text[0] || (t->output && strstr(t->output, r->text))))
+			failed = t;
+		else if (r->expect == EXPECT_PASS)
+			failed = t;
+	}
+	snprintf(why, len, "%g/%g", report_score(rep), report_max_score(rep));
+	if (r->expect == EXPECT_PASS) {
+		if (failed)
+			snprintf(why, len, "%g/%g, failed '%s'", report_score(rep), report_max_score(rep), failed->name);
+		return !failed;
+	}
+	if (failed)
+		snprintf(why, len, "failed '%s' as expected", failed->name);
+	return failed != NULL;
+}
+
+static bool check_one(const struct lab_spec *spec, const char *path, const struct row *r,
+		      enum backend_kind backend, uint64_t seed, FILE *out, int *config_error)
+{
+	struct grade_opts o = { .backend = backend, .submission = path, .seed = seed,
+				.quick = backend_resolve(backend) == BACKEND_EMU };
+	struct report *rep = NULL;
+	struct diag_list diags;
+	diag_list_init(&diags);
+	int rc = grade_lab(spec, &o, &rep, &diags);
+	char why[300];
+	bool ok = false;
+	if (rc < 0) {
+		diag_print(out, &diags);
+		snprintf(why, sizeof(why), "could not grade");
+		*config_error = 1;
+	} else {
+		ok = judge(rep, r, why, sizeof(why));
+	}
+	const char *want = r->expect == EXPECT_PASS ? "pass" :
+			   r->expect == EXPECT_FAIL_CORRECTNESS ? "fail correctness" : r->check;
+	fprintf(out, "  %-4s %-34s expect %-18s %s\n", ok ? "ok" : "BAD", r->label, want, why);
+	if (!ok && rep)
+		report_write_text(out, rep, false);
+	report_free(rep);
+	diag_list_release(&diags);
+	return ok;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every .cu file in the spec's folder REL, sorted. */
+static unsigned list_cu(const struct lab_spec *spec, const char *rel, char **names, unsigned cap)
+{
+	if (!rel)
+		return 0;
+	char *dir = spec_path(spec, rel);
+	DIR *d = dir ? opendir(dir) : NULL;
+	unsigned n = 0;
+	struct dirent *e;
+	while (d && (e = readdir(d)) && n < cap) {
+		size_t len = strlen(e->d_name);
+		if (len > 3 && strcmp(e->d_name + len - 3, ".cu") == 0)
+			asprintf(&names[n++], "%s/%s", dir, e->d_name);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	qsort(names, n, sizeof(*names), by_name);
+	return n;
+}
+
+static bool check_folder(const struct lab_spec *spec, const char *rel, bool wrong,
+			 enum backend_kind backend, uint64_t seed, FILE *out, int *config_error)
+{
+	char *files[128];
+	unsigned n = list_cu(spec, rel, files, 128);
+	bool all = true;
+	for (unsigned i = 0; i < n; i++) {
+		struct row r = { .expect = EXPECT_PASS };
+		if (wrong)
+			read_expectation(files[i], &r);
+		char label[200];
+		snprintf(label, sizeof(label), "%s/%s", wrong ? "wrong" : "right", strrchr(files[i], '/') + 1);
+		r.label = label;
+		all &= check_one(spec, files[i], &r, backend, seed, out, config_error);
+		free(files[i]);
+	}
+	return all;
+}
+
+int labcheck_run(const char *dir, enum backend_kind backend, FILE *out)
+{
+	struct lab_spec *spec;
+	struct diag_list diags;
+	diag_list_init(&diags);
+	if (spec_load(dir, &spec, &diags) < 0) {
+		diag_print(out, &diags);
+		diag_list_release(&diags);
+		return 2;
+	}
+	diag_list_release(&diags);
+	uint64_t seed = datagen_fresh_seed();
+	fprintf(out, "lab check %s (backend %s, seed %llu)\n", spec->id,
+		backend_name(backend_resolve(backend)), (unsigned long long)seed);
+	int config_error = 0;
+	char *solution = spec_path(spec, spec->solution);
+	char *starter = spec_path(spec, spec->student);
+	struct row sol = { "solution", EXPECT_PASS, "", "" };
+	struct row start = { "starter", EXPECT_FAIL_CORRECTNESS, "", "" };
+	bool ok = check_one(spec, solution, &sol, backend, seed, out, &config_error);
+	ok &= check_one(spec, starter, &start, backend, seed, out, &config_error);
+	ok &= check_folder(spec, spec->wrong, true, backend, seed, out, &config_error);
+	ok &= check_folder(spec, spec->right, false, backend, seed, out, &config_error);
+	fprintf(out, "%s\n", config_error ? "lab check: could not grade (see above)" :
+			     ok ? "lab check: all as expected" : "lab check: some rows are BAD");
+	free(solution);
+	free(starter);
+	spec_free(spec);
+	return config_error ? 2 : ok ? 0 : 1;
+}

@@ -1,0 +1,17 @@
+/* memcheck: out-of-bounds and misaligned accesses found by compute-sanitizer (GPU) or by
+ * the emulator (its fault events), summarised for a student with file:line and advice. */
+#ifndef PMPPLAB_MEMCHECK_H
+#define PMPPLAB_MEMCHECK_H
+
+#include <stdbool.h>
+
+struct memcheck_finding {
+	char text[1024];
+	unsigned errors;
+};
+
+/* Looks for compute-sanitizer memcheck reports in OUTPUT and for fault events in the
+ * emulator's EVENTS file (either may be NULL). True when something was found. */
+bool memcheck_scan(const char *output, const char *events, struct memcheck_finding *f);
+
+#endif

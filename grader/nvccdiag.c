@@ -1,0 +1,149 @@
+/* nvccdiag: line-by-line recognisers; see nvccdiag.h. */
+#include "nvccdiag.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static enum diag_severity severity_of(const char *word, size_t len)
+{
+	if (len >= 7 && strncmp(word, "warning", 7) == 0)
+		return DIAG_WARNING;
+	if ((len >= 4 && strncmp(word, "note", 4) == 0) || (len >= 6 && strncmp(word, "remark", 6) == 0))
+		return DIAG_NOTE;
+	return DIAG_ERROR;
+}
+
+/* EDG: "path(LINE): error: text" or "path(LINE): warning #177-D: text". */
+static bool parse_edg(const char *line, char *file, size_t flen, unsigned *lno,
+		      enum diag_severity *sev, const char **msg)
+{
+	const char *paren = strstr(line, "): ");
+	if (!paren)
+		return false;
+	const char *open = paren;
+	while (open > line && *open != '(')
+		open--;
+	if (open == line || !isdigit((unsigned char)open[1]))
+		return false;
+	char *end;
+	unsigned long n = strtoul(open + 1, &end, 10);
+	if (end != paren)
+		return false;
+	const char *kind = paren + 3;
+	size_t klen = strcspn(kind, ":");
+	if (!kind[klen] || !(strncmp(kind, "error", 5) == 0 || strncmp(kind, "warning", 7) == 0 ||
+			     strncmp(kind, "remark", 6) == 0 || strncmp(kind, "catastrophic", 12) == 0))
+		return false;
+	snprintf(file, flen, "%.*s", (int)(open - line), line);
+	*lno = (unsigned)n;
+	*sev = severity_of(kind, klen);
+	*msg = kind + klen + 1;
+	while (**msg == ' ')
+		(*msg)++;
+	return true;
+}
+
+/* gcc/clang: "path:LINE:COL: error: text" (COL optional). */
+static bool parse_gcc(const char *line, char *file, size_t flen, unsigned *lno, unsigned *col,
+		      enum diag_severity *sev, const char **msg)
+{
+	const char *p = line;
+	while ((p = strchr(p, ':'))) {
+		if (isdigit((unsigned char)p[1]))
+			break;
+		p++;
+	}
+	if (!p)
+		return false;
+	char *end;
+	unsigned long n = strtoul(p + 1, &end, 10);
+	unsigned long c = 0;
+	if (*end == ':' && isdigit((unsigned char)end[1]))
+		c = strtoul(end + 1, &end, 10);
+	if (strncmp(end, ": ", 2) != 0)
+		return false;
+	const char *kind = end + 2;
+	size_t klen = strcspn(kind, ":");
+	if (!kind[klen] || !(strncmp(kind, "error", 5) == 0 || strncmp(kind, "warning", 7) == 0 ||
+			     strncmp(kind, "note", 4) == 0 || strncmp(kind, "fatal error", 11) == 0))
+		return false;
+	snprintf(file, flen, "%.*s", (int)(p - line), line);
+	*lno = (unsigned)n;
+	*col = (unsigned)c;
+	*sev = severity_of(kind, klen);
+	*msg = kind + klen + 1;
+	while (**msg == ' ')
+		(*msg)++;
+	return true;
+}
+
+/* EDG prints the source line indented by two spaces, then a caret under the column. */
+static unsigned caret_column(const char *src_line, const char *caret_line)
+{
+	size_t src_len = strcspn(src_line, "\n");
+	size_t caret_len = strcspn(caret_line, "\n");
+	const char *caret = memchr(caret_line, '^', caret_len);
+	if (!caret || src_len < 2 || strncmp(src_line, "  ", 2) != 0)
+		return 0;
+	for (const char *q = caret_line; q < caret; q++)
+		if (*q != ' ')
+			return 0;
+	return (unsigned)(caret - caret_line) - 1;
+}
+
+static const char *next_line(const char *p)
+{
+	const char *nl = strchr(p, '\n');
+	return nl ? nl + 1 : p + strlen(p);
+}
+
+static void add_other(const char *line, size_t len, struct diag_list *out, unsigned *errors)
+{
+	const char *ref = strstr(line, "undefined reference to `");
+	if (ref && ref < line + len) {
+		ref += strlen("undefined reference to `");
+		size_t n = strcspn(ref, "'\n");
+		diag_add(out, DIAG_ERROR, NULL, 0, 0,
+			 "link error: '%.*s' is used but never defined; define it (check its name and parameter types match the declaration)",
+			 (int)n, ref);
+		(*errors)++;
+	} else if (strncmp(line, "ptxas error", 11) == 0 || strncmp(line, "ptxas fatal", 11) == 0) {
+		const char *m = strchr(line, ':');
+		diag_add(out, DIAG_ERROR, NULL, 0, 0, "ptxas: %.*s", (int)(len - (m ? (size_t)(m + 2 - line) : 0)),
+			 m ? m + 2 : line);
+		(*errors)++;
+	} else if (strncmp(line, "nvcc fatal", 10) == 0) {
+		diag_add(out, DIAG_ERROR, NULL, 0, 0, "%.*s", (int)len, line);
+		(*errors)++;
+	}
+}
+
+unsigned nvccdiag_parse(const char *text, struct diag_list *out)
+{
+	unsigned errors = 0;
+	for (const char *p = text; *p; p = next_line(p)) {
+		size_t len = strcspn(p, "\n");
+		char line[2048], file[1024];
+		snprintf(line, sizeof(line), "%.*s", (int)len, p);
+		unsigned lno = 0, col = 0;
+		enum diag_severity sev;
+		const char *msg;
+		if (parse_edg(line, file, sizeof(file), &lno, &sev, &msg)) {
+			const char *src = next_line(p);
+			const char *caret = *src ? next_line(src) : src;
+			if (*caret)
+				col = caret_column(src, caret);
+			diag_add(out, sev, file, lno, col, "%s", msg);
+		} else if (parse_gcc(line, file, sizeof(file), &lno, &col, &sev, &msg)) {
+			diag_add(out, sev, file, lno, col, "%s", msg);
+		} else {
+			add_other(line, len, out, &errors);
+			continue;
+		}
+		errors += sev == DIAG_ERROR;
+	}
+	return errors;
+}

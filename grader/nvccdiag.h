@@ -1,0 +1,13 @@
+/* nvccdiag: turns what nvcc (and the host compiler, ptxas and the linker behind it)
+ * prints into located diagnostics. Understands EDG's "f.cu(12): error: ..." with its
+ * caret line (for the column), gcc's "f.c:12:5: error: ...", "ptxas error : ..." and
+ * linker "undefined reference" lines. */
+#ifndef PMPPLAB_NVCCDIAG_H
+#define PMPPLAB_NVCCDIAG_H
+
+#include "diag.h"
+
+/* Appends every diagnostic found in TEXT to out; returns how many errors it found. */
+unsigned nvccdiag_parse(const char *text, struct diag_list *out);
+
+#endif

@@ -1,0 +1,457 @@
+/* spec: loading lab.yaml (libcyaml does the shape, spec_check_* the meaning). */
+#include "spec.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "expr.h"
+#include "spec_schema.h"
+#include "yamlpos.h"
+
+/* libcyaml reports through a log callback: the first error line says what, the
+ * "Backtrace" lines after it say where (innermost first). */
+struct cyaml_log {
+	char what[256];
+	char field[128];
+	unsigned line, col;
+	bool have_what, have_where;
+};
+
+static void cyaml_log_collect(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
+{
+	struct cyaml_log *log = ctx;
+	if (level < CYAML_LOG_ERROR)
+		return;
+	char buf[512];
+	vsnprintf(buf, sizeof(buf), fmt, args);
+	buf[strcspn(buf, "\n")] = '\0';
+	const char *text = buf;
+	if (strncmp(text, "Load: ", 6) == 0)
+		text += 6;
+	if (strstr(text, "Backtrace:"))
+		return;
+	size_t line, col;
+	char field[128];
+	const char *in = strstr(text, "in mapping field '");
+	if (in && !log->have_where &&
+	    sscanf(in, "in mapping field '%127[^']' (line: %zu, column: %zu)", field, &line,
+		   &col) == 3) {
+		snprintf(log->field, sizeof(log->field), "%s", field);
+		log->line = (unsigned)line;
+		log->col = (unsigned)col;
+		log->have_where = true;
+	} else if ((in = strstr(text, "(line: ")) && !log->have_where &&
+		   sscanf(in, "(line: %zu, column: %zu)", &line, &col) == 2) {
+		log->line = (unsigned)line;
+		log->col = (unsigned)col;
+		log->have_where = true;
+	} else if (!log->have_what && strncmp(text, "  in ", 5) != 0) {
+		snprintf(log->what, sizeof(log->what), "%s", text);
+		log->have_what = true;
+	}
+}
+
+/* Turns libcyaml's wording into ours, with advice. */
+static void report_cyaml_error(struct diag_list *diags, const char *path, cyaml_err_t err,
+			       const struct cyaml_log *log)
+{
+	const char *what = log->have_what ? log->what : cyaml_strerror(err);
+	const char *advice = "";
+	if (strstr(what, "Unexpected key"))
+		advice = " (see labs/README.md for the fields a lab.yaml may have)";
+	else if (strstr(what, "Missing required mapping field"))
+		advice = " (every lab.yaml needs it; see labs/README.md)";
+	else if (strstr(what, "Invalid"))
+		advice = " (see labs/README.md for the values this field takes)";
+	if (log->field[0])
+		diag_add(diags, DIAG_ERROR, path, log->line, log->col, "field '%s': %s%s",
+			 log->field, what, advice);
+	else
+		diag_add(diags, DIAG_ERROR, path, log->line, log->col, "%s%s", what, advice);
+}
+
+/* Meaning checks share one context, so each message can name its line. */
+struct checker {
+	struct lab_spec *spec;
+	struct yamlpos *pos;
+	struct diag_list *diags;
+	const struct spec_dataset *dataset; /* for size lookups */
+	unsigned errors;
+};
+
+static void check_error(struct checker *c, unsigned line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void check_error(struct checker *c, unsigned line, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	diag_add(c->diags, DIAG_ERROR, c->spec->path, line, 0, "%s", msg);
+	c->errors++;
+}
+
+static const struct spec_param *find_param(const struct lab_spec *s, const char *name, size_t len)
+{
+	for (unsigned i = 0; i < s->params_count; i++)
+		if (strlen(s->params[i].name) == len && strncmp(s->params[i].name, name, len) == 0)
+			return &s->params[i];
+	return NULL;
+}
+
+static bool valid_identifier(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
+}
+
+static void check_file(struct checker *c, const char *rel, const char *field)
+{
+	char *abs = spec_path(c->spec, rel);
+	if (abs && access(abs, R_OK) != 0)
+		check_error(c, yamlpos_line(c->pos, "%s", field),
+			    "field '%s': file '%s' not found (looked for %s); paths are relative to the lab folder",
+			    field, rel, abs);
+	free(abs);
+}
+
+/* Every param, input and output: its name, and where it was declared. */
+struct named {
+	const char *name;
+	char field[48];
+};
+
+static unsigned collect_names(const struct lab_spec *s, struct named *out, unsigned cap)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < s->params_count && n < cap; i++, n++) {
+		out[n].name = s->params[i].name;
+		snprintf(out[n].field, sizeof(out[n].field), "params[%u]", i);
+	}
+	for (unsigned i = 0; i < s->inputs_count && n < cap; i++, n++) {
+		out[n].name = s->inputs[i].name;
+		snprintf(out[n].field, sizeof(out[n].field), "inputs[%u]", i);
+	}
+	for (unsigned i = 0; i < s->outputs_count && n < cap; i++, n++) {
+		out[n].name = s->outputs[i].name;
+		snprintf(out[n].field, sizeof(out[n].field), "outputs[%u]", i);
+	}
+	return n;
+}
+
+static void check_names(struct checker *c)
+{
+	struct named names[64];
+	unsigned n = collect_names(c->spec, names, 64);
+	for (unsigned i = 0; i < n; i++) {
+		unsigned line = yamlpos_line(c->pos, "%s.name", names[i].field);
+		if (!valid_identifier(names[i].name))
+			check_error(c, line, "%s: '%s' is not a C identifier (letters, digits, '_')",
+				    names[i].field, names[i].name);
+		for (unsigned j = 0; j < i; j++)
+			if (strcmp(names[i].name, names[j].name) == 0)
+				check_error(c, line,
+					    "%s: the name '%s' is already used by %s; params, inputs and outputs need distinct names",
+					    names[i].field, names[i].name, names[j].field);
+	}
+}
+
+static void check_entry(struct checker *c)
+{
+	struct lab_spec *s = c->spec;
+	if (!valid_identifier(s->entry.function))
+		check_error(c, yamlpos_line(c->pos, "entry.function"),
+			    "entry.function: '%s' is not a C function name", s->entry.function);
+	struct named names[64];
+	unsigned n = collect_names(s, names, 64);
+	bool used[64] = { false };
+	for (unsigned a = 0; a < s->entry.args_count; a++) {
+		const char *arg = s->entry.args[a];
+		unsigned k = 0;
+		while (k < n && strcmp(names[k].name, arg) != 0)
+			k++;
+		if (k == n)
+			check_error(c, yamlpos_line(c->pos, "entry.args[%u]", a),
+				    "entry.args[%u]: '%s' is not a param, input or output of this lab",
+				    a, arg);
+		else
+			used[k] = true;
+	}
+	for (unsigned k = 0; k < n; k++)
+		if (!used[k] && strncmp(names[k].field, "params", 6) != 0)
+			check_error(c, yamlpos_line(c->pos, "entry.args"),
+				    "entry.args: %s '%s' is never passed to %s; add it to args",
+				    names[k].field, names[k].name, s->entry.function);
+}
+
+static bool lookup_param(void *userdata, const char *name, size_t len, int64_t *out)
+{
+	struct checker *c = userdata;
+	if (!find_param(c->spec, name, len))
+		return false;
+	for (unsigned i = 0; i < c->dataset->n_vals; i++)
+		if (strlen(c->dataset->vals[i].name) == len &&
+		    strncmp(c->dataset->vals[i].name, name, len) == 0) {
+			*out = c->dataset->vals[i].value;
+			return true;
+		}
+	return false;
+}
+
+static void check_dataset_values(struct checker *c, unsigned di)
+{
+	struct spec_dataset *d = &c->spec->datasets[di];
+	c->dataset = d;
+	d->vals = calloc(d->values_count ? d->values_count : 1, sizeof(*d->vals));
+	if (!d->vals)
+		return;
+	for (unsigned v = 0; v < d->values_count; v++) {
+		char err[200];
+		char *name = NULL;
+		int64_t value;
+		unsigned line = yamlpos_line(c->pos, "datasets[%u].values[%u]", di, v);
+		if (expr_assignment(d->values[v], lookup_param, c, &name, &value, err, sizeof(err)) < 0) {
+			check_error(c, line, "datasets[%u].values[%u]: '%s': %s", di, v, d->values[v], err);
+			continue;
+		}
+		if (!find_param(c->spec, name, strlen(name))) {
+			check_error(c, line, "datasets[%u].values[%u]: '%s' is not a param; declare it under params",
+				    di, v, name);
+			free(name);
+			continue;
+		}
+		d->vals[d->n_vals++] = (struct spec_value){ name, value };
+	}
+	for (unsigned p = 0; p < c->spec->params_count; p++) {
+		int64_t ignored;
+		if (!spec_dataset_value(d, c->spec->params[p].name, &ignored))
+			check_error(c, yamlpos_line(c->pos, "datasets[%u].values", di),
+				    "dataset '%s' gives no value for param '%s'; add '%s = ...' to its values",
+				    d->name, c->spec->params[p].name, c->spec->params[p].name);
+	}
+	for (unsigned j = 0; j < di; j++)
+		if (strcmp(c->spec->datasets[j].name, d->name) == 0)
+			check_error(c, yamlpos_line(c->pos, "datasets[%u].name", di),
+				    "datasets[%u]: the name '%s' is already used by datasets[%u]", di, d->name, j);
+}
+
+/* Each buffer's size must evaluate, in every dataset, to a count the grader can hold. */
+static void check_sizes(struct checker *c, const struct spec_buffer *b, unsigned n, const char *field)
+{
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned di = 0; di < c->spec->datasets_count; di++) {
+			c->dataset = &c->spec->datasets[di];
+			int64_t count;
+			char err[200];
+			unsigned line = yamlpos_line(c->pos, "%s[%u].size", field, i);
+			if (expr_eval(b[i].size, lookup_param, c, &count, err, sizeof(err)) < 0) {
+				check_error(c, line, "%s[%u].size: '%s': %s (in dataset '%s')", field, i,
+					    b[i].size, err, c->dataset->name);
+				break;
+			}
+			if (count < 0 || count > (INT64_C(1) << 31)) {
+				check_error(c, line, "%s[%u].size: '%s' is %lld in dataset '%s'; sizes must be 0..2^31 elements",
+					    field, i, b[i].size, (long long)count, c->dataset->name);
+				break;
+			}
+		}
+}
+
+static void check_buffers(struct checker *c)
+{
+	struct lab_spec *s = c->spec;
+	for (unsigned i = 0; i < s->inputs_count; i++) {
+		const struct spec_generator *g = s->inputs[i].generate;
+		unsigned line = yamlpos_line(c->pos, "inputs[%u]", i);
+		if (!g)
+			check_error(c, line, "inputs[%u] ('%s'): no 'generate'; say how the grader fills it, e.g. generate: {kind: uniform, min: -1, max: 1}",
+				    i, s->inputs[i].name);
+		else if ((g->kind == SPEC_GEN_UNIFORM) && g->min > g->max)
+			check_error(c, yamlpos_line(c->pos, "inputs[%u].generate", i),
+				    "inputs[%u].generate: min (%g) is greater than max (%g)", i, g->min, g->max);
+	}
+	for (unsigned i = 0; i < s->outputs_count; i++) {
+		const struct spec_tolerance *t = s->outputs[i].tolerance;
+		unsigned line = yamlpos_line(c->pos, "outputs[%u]", i);
+		if (s->outputs[i].generate)
+			check_error(c, yamlpos_line(c->pos, "outputs[%u].generate", i),
+				    "outputs[%u]: outputs are produced by the student's code; 'generate' belongs to inputs", i);
+		if (t && (t->abs < 0 || t->rel < 0))
+			check_error(c, yamlpos_line(c->pos, "outputs[%u].tolerance", i),
+				    "outputs[%u].tolerance: abs and rel must be >= 0", i);
+		if (t && t->exact && (t->abs > 0 || t->rel > 0))
+			check_error(c, yamlpos_line(c->pos, "outputs[%u].tolerance", i),
+				    "outputs[%u].tolerance: 'exact: true' cannot have abs or rel too", i);
+		if (!t && (s->outputs[i].type == SPEC_F32 || s->outputs[i].type == SPEC_F64))
+			check_error(c, line, "outputs[%u] ('%s'): floating-point outputs need a tolerance, e.g. tolerance: {rel: 1e-5, abs: 1e-6}",
+				    i, s->outputs[i].name);
+	}
+	check_sizes(c, s->inputs, s->inputs_count, "inputs");
+	check_sizes(c, s->outputs, s->outputs_count, "outputs");
+}
+
+static void check_top(struct checker *c)
+{
+	struct lab_spec *s = c->spec;
+	const char *base = strrchr(s->dir, '/');
+	base = base ? base + 1 : s->dir;
+	if (strcmp(s->id, base) != 0)
+		check_error(c, yamlpos_line(c->pos, "id"),
+			    "id: '%s' differs from its folder name '%s'; rename one so they match", s->id, base);
+	if (s->chapter < 1 || s->chapter > 30)
+		check_error(c, yamlpos_line(c->pos, "chapter"),
+			    "chapter: %u is not a chapter of PMPP (1..30)", s->chapter);
+	if (s->timeout > 600)
+		check_error(c, yamlpos_line(c->pos, "timeout"),
+			    "timeout: %u s is more than the 600 s a run may take", s->timeout);
+	if (s->datasets_count == 0)
+		check_error(c, yamlpos_line(c->pos, "datasets"),
+			    "datasets: a lab needs at least one dataset");
+	if (s->outputs_count == 0)
+		check_error(c, yamlpos_line(c->pos, "outputs"),
+			    "outputs: a lab needs at least one output to check");
+	check_file(c, s->student, "student");
+	check_file(c, s->solution, "solution");
+	check_file(c, s->reference.file, "reference.file");
+	for (unsigned i = 0; i < s->checks_count; i++) {
+		const char *ds = s->checks[i].dataset;
+		bool found = !ds;
+		for (unsigned d = 0; ds && d < s->datasets_count; d++)
+			found |= strcmp(s->datasets[d].name, ds) == 0;
+		if (!found)
+			check_error(c, yamlpos_line(c->pos, "checks[%u].dataset", i),
+				    "checks[%u].dataset: no dataset is named '%s'", i, ds);
+	}
+}
+
+int spec_load(const char *dir, struct lab_spec **out, struct diag_list *diags)
+{
+	*out = NULL;
+	char *path = NULL;
+	char absdir[PATH_MAX];
+	if (!realpath(dir, absdir)) {
+		diag_add(diags, DIAG_ERROR, dir, 0, 0, "cannot open lab folder: %s", strerror(errno));
+		return -errno;
+	}
+	if (asprintf(&path, "%s/lab.yaml", absdir) < 0)
+		return -ENOMEM;
+	if (access(path, R_OK) != 0) {
+		int err = errno;
+		diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read the lab spec: %s", strerror(err));
+		free(path);
+		return -err;
+	}
+	struct cyaml_log log = { 0 };
+	cyaml_config_t config = {
+		.log_fn = cyaml_log_collect,
+		.log_ctx = &log,
+		.mem_fn = cyaml_mem,
+		.log_level = CYAML_LOG_WARNING,
+		.flags = CYAML_CFG_DEFAULT,
+	};
+	struct lab_spec *s = NULL;
+	cyaml_err_t err = cyaml_load_file(path, &config, &spec_schema_top, (cyaml_data_t **)&s, NULL);
+	if (err != CYAML_OK) {
+		report_cyaml_error(diags, path, err, &log);
+		free(path);
+		return -EINVAL;
+	}
+	s->path = path;
+	s->dir = strdup(absdir);
+	struct checker c = { s, yamlpos_scan(path), diags, NULL, 0 };
+	check_top(&c);
+	check_names(&c);
+	check_entry(&c);
+	for (unsigned d = 0; d < s->datasets_count; d++)
+		check_dataset_values(&c, d);
+	if (c.errors == 0)
+		check_buffers(&c);
+	yamlpos_free(c.pos);
+	if (c.errors) {
+		spec_free(s);
+		return -EINVAL;
+	}
+	*out = s;
+	return 0;
+}
+
+void spec_free(struct lab_spec *s)
+{
+	if (!s)
+		return;
+	free(s->path);
+	free(s->dir);
+	for (unsigned d = 0; d < s->datasets_count; d++) {
+		for (unsigned v = 0; v < s->datasets[d].n_vals; v++)
+			free(s->datasets[d].vals[v].name);
+		free(s->datasets[d].vals);
+	}
+	cyaml_config_t config = { .mem_fn = cyaml_mem, .log_level = CYAML_LOG_ERROR };
+	cyaml_free(&config, &spec_schema_top, s, 0);
+}
+
+char *spec_path(const struct lab_spec *spec, const char *rel)
+{
+	char *out = NULL;
+	if (rel[0] == '/')
+		return strdup(rel);
+	if (asprintf(&out, "%s/%s", spec->dir, rel) < 0)
+		return NULL;
+	char resolved[PATH_MAX];
+	if (realpath(out, resolved)) {
+		free(out);
+		return strdup(resolved);
+	}
+	return out;
+}
+
+size_t spec_dtype_size(enum spec_dtype t)
+{
+	switch (t) {
+	case SPEC_F32: case SPEC_I32: case SPEC_U32: return 4;
+	case SPEC_F64: return 8;
+	case SPEC_U8: return 1;
+	}
+	return 0;
+}
+
+const char *spec_dtype_name(enum spec_dtype t)
+{
+	static const char *names[] = { "float32", "float64", "int32", "uint32", "uint8" };
+	return (unsigned)t < 5 ? names[t] : "?";
+}
+
+bool spec_dataset_value(const struct spec_dataset *d, const char *name, int64_t *out)
+{
+	for (unsigned i = 0; i < d->n_vals; i++)
+		if (strcmp(d->vals[i].name, name) == 0) {
+			*out = d->vals[i].value;
+			return true;
+		}
+	return false;
+}
+
+int spec_buffer_count(const struct lab_spec *spec, const struct spec_buffer *b,
+		      const struct spec_dataset *d, uint64_t *count)
+{
+	struct checker c = { (struct lab_spec *)spec, NULL, NULL, d, 0 };
+	int64_t v;
+	char err[128];
+	int rc = expr_eval(b->size, lookup_param, &c, &v, err, sizeof(err));
+	if (rc < 0 || v < 0)
+		return -EINVAL;
+	*count = (uint64_t)v;
+	return 0;
+}

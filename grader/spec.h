@@ -1,0 +1,145 @@
+/* spec: a lab's lab.yaml, loaded with libcyaml against a schema and then checked
+ * for meaning (names that resolve, sizes that parse, files that exist).
+ *
+ * The structs below are filled by libcyaml directly, so every sequence is a pointer
+ * plus a count. Paths are as written in the YAML (relative to the lab folder);
+ * spec_path() makes them absolute. */
+#ifndef PMPPLAB_SPEC_H
+#define PMPPLAB_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+
+enum spec_dtype { SPEC_F32, SPEC_F64, SPEC_I32, SPEC_U32, SPEC_U8 };
+
+/* How the grader fills an input buffer (with the dataset's seed). */
+enum spec_gen_kind {
+	SPEC_GEN_UNIFORM, /* uniform in [min, max]; integers inclusive */
+	SPEC_GEN_CONST,   /* every element = value */
+	SPEC_GEN_IOTA,    /* element i = min + i (wrapping at max when max > min) */
+	SPEC_GEN_BITS,    /* uniform random 0/1 values (masks, images in black and white) */
+};
+
+struct spec_generator {
+	enum spec_gen_kind kind;
+	double min, max, value;
+};
+
+/* |actual - expected| <= abs + rel * |expected|, or bit-for-bit when exact. */
+struct spec_tolerance {
+	bool exact;
+	double abs, rel;
+};
+
+/* A scalar argument of the entry point; its value comes from the dataset. */
+struct spec_param {
+	char *name;
+	enum spec_dtype type;
+	char *doc;
+};
+
+/* An input or output buffer; size is an expression over the params ("n", "rows*cols*3"). */
+struct spec_buffer {
+	char *name;
+	enum spec_dtype type;
+	char *size;
+	struct spec_generator *generate; /* inputs only */
+	struct spec_tolerance *tolerance; /* outputs only; NULL = spec default */
+	char *doc;
+};
+
+struct spec_value {
+	char *name;
+	int64_t value;
+};
+
+struct spec_dataset {
+	char *name;
+	char **values;          /* "n = 70001": one param each, as written */
+	unsigned values_count;
+	unsigned points;  /* correctness points for this dataset */
+	bool perf;        /* large: used by performance checks, skipped by quick runs */
+	char *doc;
+
+	/* Filled by spec_load from values. */
+	struct spec_value *vals;
+	unsigned n_vals;
+};
+
+enum spec_check_kind { SPEC_CHECK_MEMCHECK };
+
+/* A check beyond correctness (correctness points live on the datasets). */
+struct spec_check {
+	enum spec_check_kind kind;
+	unsigned points;
+	char *dataset; /* which dataset it runs on; NULL = the first */
+};
+
+struct spec_entry {
+	char *function;     /* host function the harness calls */
+	char **args;        /* names of params, inputs and outputs, in call order */
+	unsigned args_count;
+};
+
+struct spec_reference {
+	char *file;     /* C file (compiled with cc) holding the CPU reference */
+	char *function; /* same arguments as the entry point */
+};
+
+struct lab_spec {
+	char *id;
+	char *title;
+	unsigned chapter;
+	char *summary;
+	char *student;          /* the starter / student file name, in the lab folder */
+	struct spec_entry entry;
+	char *solution;         /* path of the solution .cu (relative to the lab folder) */
+	struct spec_reference reference;
+	char *wrong;            /* folder of known-wrong submissions (lab check) */
+	char *right;            /* folder of known-right submissions (lab check) */
+	struct spec_param *params;
+	unsigned params_count;
+	struct spec_buffer *inputs;
+	unsigned inputs_count;
+	struct spec_buffer *outputs;
+	unsigned outputs_count;
+	struct spec_dataset *datasets;
+	unsigned datasets_count;
+	struct spec_check *checks;
+	unsigned checks_count;
+	char **hints;
+	unsigned hints_count;
+	unsigned timeout;       /* seconds per run of the student program; 0 = 10 */
+	char **nvcc_flags;      /* extra flags for every nvcc call of this lab */
+	unsigned nvcc_flags_count;
+
+	/* Filled by spec_load, not read from YAML. */
+	char *dir;              /* absolute path of the lab folder */
+	char *path;             /* absolute path of lab.yaml */
+};
+
+/* Loads and checks DIR/lab.yaml. Returns 0 and sets *out, or a negative errno-style
+ * code with at least one entry in diags naming file, line and field. Free with
+ * spec_free. */
+int spec_load(const char *dir, struct lab_spec **out, struct diag_list *diags);
+void spec_free(struct lab_spec *spec);
+
+/* The absolute path of REL (a path written in the spec). Caller frees. */
+char *spec_path(const struct lab_spec *spec, const char *rel);
+
+/* The element size of a dtype, and its YAML name. */
+size_t spec_dtype_size(enum spec_dtype t);
+const char *spec_dtype_name(enum spec_dtype t);
+
+/* The value of param NAME in dataset D; false when D does not set it. */
+bool spec_dataset_value(const struct spec_dataset *d, const char *name, int64_t *out);
+
+/* Evaluates a buffer's size in dataset D. Returns 0, or -EINVAL (unknown name, bad
+ * expression, negative). */
+int spec_buffer_count(const struct lab_spec *spec, const struct spec_buffer *b,
+		      const struct spec_dataset *d, uint64_t *count);
+
+#endif

@@ -1,0 +1,127 @@
+/* spec_schema: see spec_schema.h. */
+#include "spec_schema.h"
+
+#include "spec.h"
+
+#define OPT CYAML_FLAG_OPTIONAL
+#define STR(key, flags, type, member) \
+	CYAML_FIELD_STRING_PTR(key, (flags) | CYAML_FLAG_POINTER, type, member, 1, CYAML_UNLIMITED)
+#define SEQ(key, flags, type, member, entry) \
+	CYAML_FIELD_SEQUENCE(key, (flags) | CYAML_FLAG_POINTER, type, member, entry, 0, CYAML_UNLIMITED)
+
+static const cyaml_strval_t dtype_names[] = {
+	{ "float32", SPEC_F32 }, { "float64", SPEC_F64 }, { "int32", SPEC_I32 },
+	{ "uint32", SPEC_U32 },  { "uint8", SPEC_U8 },
+};
+
+static const cyaml_strval_t gen_names[] = {
+	{ "uniform", SPEC_GEN_UNIFORM },
+	{ "const", SPEC_GEN_CONST },
+	{ "iota", SPEC_GEN_IOTA },
+	{ "bits", SPEC_GEN_BITS },
+};
+
+static const cyaml_strval_t check_names[] = {
+	{ "memcheck", SPEC_CHECK_MEMCHECK },
+};
+
+static const cyaml_schema_value_t string_entry = {
+	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 0, CYAML_UNLIMITED),
+};
+
+static const cyaml_schema_field_t generator_fields[] = {
+	CYAML_FIELD_ENUM("kind", CYAML_FLAG_STRICT, struct spec_generator, kind, gen_names,
+			 CYAML_ARRAY_LEN(gen_names)),
+	CYAML_FIELD_FLOAT("min", OPT, struct spec_generator, min),
+	CYAML_FIELD_FLOAT("max", OPT, struct spec_generator, max),
+	CYAML_FIELD_FLOAT("value", OPT, struct spec_generator, value),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t tolerance_fields[] = {
+	CYAML_FIELD_BOOL("exact", OPT, struct spec_tolerance, exact),
+	CYAML_FIELD_FLOAT("abs", OPT, struct spec_tolerance, abs),
+	CYAML_FIELD_FLOAT("rel", OPT, struct spec_tolerance, rel),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t param_fields[] = {
+	STR("name", 0, struct spec_param, name),
+	CYAML_FIELD_ENUM("type", CYAML_FLAG_STRICT, struct spec_param, type, dtype_names,
+			 CYAML_ARRAY_LEN(dtype_names)),
+	STR("doc", OPT, struct spec_param, doc),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t buffer_fields[] = {
+	STR("name", 0, struct spec_buffer, name),
+	CYAML_FIELD_ENUM("type", CYAML_FLAG_STRICT, struct spec_buffer, type, dtype_names,
+			 CYAML_ARRAY_LEN(dtype_names)),
+	STR("size", 0, struct spec_buffer, size),
+	CYAML_FIELD_MAPPING_PTR("generate", OPT, struct spec_buffer, generate, generator_fields),
+	CYAML_FIELD_MAPPING_PTR("tolerance", OPT, struct spec_buffer, tolerance,
+				tolerance_fields),
+	STR("doc", OPT, struct spec_buffer, doc),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t dataset_fields[] = {
+	STR("name", 0, struct spec_dataset, name),
+	SEQ("values", 0, struct spec_dataset, values, &string_entry),
+	CYAML_FIELD_UINT("points", 0, struct spec_dataset, points),
+	CYAML_FIELD_BOOL("perf", OPT, struct spec_dataset, perf),
+	STR("doc", OPT, struct spec_dataset, doc),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t check_fields[] = {
+	CYAML_FIELD_ENUM("kind", CYAML_FLAG_STRICT, struct spec_check, kind, check_names,
+			 CYAML_ARRAY_LEN(check_names)),
+	CYAML_FIELD_UINT("points", 0, struct spec_check, points),
+	STR("dataset", OPT, struct spec_check, dataset),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t entry_fields[] = {
+	STR("function", 0, struct spec_entry, function),
+	SEQ("args", 0, struct spec_entry, args, &string_entry),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t reference_fields[] = {
+	STR("file", 0, struct spec_reference, file),
+	STR("function", 0, struct spec_reference, function),
+	CYAML_FIELD_END
+};
+
+#define ENTRY(fields, type) { CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, type, fields) }
+static const cyaml_schema_value_t param_entry = ENTRY(param_fields, struct spec_param);
+static const cyaml_schema_value_t buffer_entry = ENTRY(buffer_fields, struct spec_buffer);
+static const cyaml_schema_value_t dataset_entry = ENTRY(dataset_fields, struct spec_dataset);
+static const cyaml_schema_value_t check_entry = ENTRY(check_fields, struct spec_check);
+
+static const cyaml_schema_field_t top_fields[] = {
+	STR("id", 0, struct lab_spec, id),
+	STR("title", 0, struct lab_spec, title),
+	CYAML_FIELD_UINT("chapter", 0, struct lab_spec, chapter),
+	STR("summary", 0, struct lab_spec, summary),
+	STR("student", 0, struct lab_spec, student),
+	CYAML_FIELD_MAPPING("entry", 0, struct lab_spec, entry, entry_fields),
+	STR("solution", 0, struct lab_spec, solution),
+	CYAML_FIELD_MAPPING("reference", 0, struct lab_spec, reference, reference_fields),
+	STR("wrong", OPT, struct lab_spec, wrong),
+	STR("right", OPT, struct lab_spec, right),
+	SEQ("params", OPT, struct lab_spec, params, &param_entry),
+	SEQ("inputs", OPT, struct lab_spec, inputs, &buffer_entry),
+	SEQ("outputs", 0, struct lab_spec, outputs, &buffer_entry),
+	SEQ("datasets", 0, struct lab_spec, datasets, &dataset_entry),
+	SEQ("checks", OPT, struct lab_spec, checks, &check_entry),
+	SEQ("hints", OPT, struct lab_spec, hints, &string_entry),
+	CYAML_FIELD_UINT("timeout", OPT, struct lab_spec, timeout),
+	SEQ("nvcc_flags", OPT, struct lab_spec, nvcc_flags, &string_entry),
+	CYAML_FIELD_END
+};
+
+const cyaml_schema_value_t spec_schema_top = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct lab_spec, top_fields),
+};

@@ -1,0 +1,23 @@
+/* workspace: a student's folder made by `pmpplab init DIR`: one sub-folder per lab
+ * holding the starter file(s) and the reading, and `.pmpplab/` for pmpplab's own state.
+ * Nothing here ever overwrites a file the student may have edited. */
+#ifndef PMPPLAB_WORKSPACE_H
+#define PMPPLAB_WORKSPACE_H
+
+#include "diag.h"
+#include "labs.h"
+
+/* Creates DIR (if needed) with DIR/.pmpplab/ and DIR/<id>/<student file> + README.md for
+ * every lab. Files that already exist are kept. Returns 0 or -errno (diags says which
+ * path failed and why). */
+int workspace_init(const char *dir, const struct lab_list *labs, struct diag_list *diags);
+/* The workspace holding PATH: PATH or the nearest parent with a .pmpplab/ folder.
+ * Returns a malloc'd absolute path, or NULL when there is none. */
+char *workspace_find(const char *path);
+/* DIR/<id>/<student file>: where the student edits this lab. Caller frees. */
+char *workspace_student_file(const char *dir, const struct lab_spec *spec);
+/* Copies the lab's starter to DIR/<id>/, first moving an existing file aside to
+ * <file>.bak.<N> (never overwriting a backup). Returns 0 or -errno. */
+int workspace_reset_lab(const char *dir, const struct lab_spec *spec, struct diag_list *diags);
+
+#endif
