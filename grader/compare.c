@@ -66,6 +66,7 @@ void compare_buffers(enum spec_dtype t, const struct spec_tolerance *tol, const 
 		out->last_wrong = i;
 		out->wrong++;
 		out->unwritten += fill;
+		out->blank += fill || a == 0;
 		if (out->n_shown < COMPARE_SHOWN)
 			out->shown[out->n_shown++] = (struct compare_mismatch){ i, e, a, fill };
 	}
@@ -86,18 +87,19 @@ static void explain(FILE *f, const struct compare_result *r, const char *name, e
 {
 	uint64_t n = r->count;
 	bool all_unwritten = r->unwritten == r->wrong;
+	bool all_blank = r->blank == r->wrong;
 	bool tail = r->last_wrong == n - 1 && r->wrong == n - r->first_wrong;
 	size_t sz = spec_dtype_size(t);
 	if (all_unwritten && r->wrong == n) {
 		fprintf(f, "  No element of %s was written: the result never reached the host. "
 			   "After the kernel, copy it back with cudaMemcpy(dst_h, src_d, bytes, cudaMemcpyDeviceToHost) "
 			   "(check the direction and that the kernel ran: look for a CUDA error above).\n", name);
-	} else if (tail && all_unwritten && sz > 1 && r->first_wrong == n / sz) {
+	} else if (tail && sz > 1 && r->first_wrong == n / sz && n >= sz) {
 		fprintf(f, "  Exactly the first %llu of %llu elements are right, i.e. 1/%zu of them: a byte count "
 			   "of n instead of n * sizeof(element) in cudaMalloc or cudaMemcpy?\n",
 			(unsigned long long)r->first_wrong, (unsigned long long)n, sz);
-	} else if (tail && all_unwritten) {
-		fprintf(f, "  The last %llu elements (from index %llu) were never written: the grid does not "
+	} else if (tail && all_blank) {
+		fprintf(f, "  The last %llu elements (from index %llu) were never computed: the grid does not "
 			   "cover every element. Compute the number of blocks rounding up, e.g. (n + 255) / 256 "
 			   "or ceil(n / 256.0); n / 256 drops the partial block.\n",
 			(unsigned long long)r->wrong, (unsigned long long)r->first_wrong);

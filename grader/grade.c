@@ -153,6 +153,8 @@ static void report_run_failure(struct grading *g, const char *label, const struc
 		advice = "\nA loop that never ends, or a __syncthreads() that not every thread of the block reaches, keeps a kernel running forever.";
 	else if (res->status == RUNNER_SIGNALED)
 		advice = "\nThe host code crashed. Dereferencing a device pointer (one set by cudaMalloc) on the host, or a host buffer too small for a cudaMemcpy, does this.";
+	else if (res->err && (strstr(res->err, "invalid configuration") || strstr(res->err, "invalid argument")))
+		advice = "\nA CUDA call rejected its arguments. For a kernel launch: the grid needs at least one block (n / 256 is 0 when n < 256; round up), and a block at most 1024 threads.";
 	else if (res->exit_code == PL_EXIT_CUDA)
 		advice = "\nA CUDA call or kernel failed. Check every CUDA call's return value and call cudaGetLastError() after each launch.";
 	report_add(g->report, label, 0, false, "The program %s.%s\n%s", how, advice,
@@ -285,8 +287,12 @@ static void grade_memcheck(struct grading *g, const struct spec_check *c, uint64
 		report_add(g->report, "memcheck", c->points, false, "could not start the program");
 	} else if (memcheck_scan(res.out, events, &f) || memcheck_scan(res.err, events, &f)) {
 		report_add(g->report, "memcheck", c->points, false, "%s", f.text);
-	} else if (res.status == RUNNER_TIMEOUT) {
-		report_add(g->report, "memcheck", c->points, false, "the program timed out under the memory checker");
+	} else if (res.status != RUNNER_EXITED || res.exit_code != 0) {
+		char how[128];
+		runner_describe(&res, 12 * lab_timeout_ms(g->spec), how, sizeof(how));
+		report_add(g->report, "memcheck", c->points, false,
+			   "not checked: under the memory checker the program %s before every access could be checked; fix that first (see the correctness tests)",
+			   how);
 	} else {
 		report_add(g->report, "memcheck", c->points, true, "no out-of-bounds or misaligned access (dataset %s)", d->name);
 	}

@@ -15,12 +15,17 @@
 #include "yamlpos.h"
 
 /* libcyaml reports through a log callback: the first error line says what, the
- * "Backtrace" lines after it say where (innermost first). */
+ * "Backtrace" lines after it say where, innermost first. */
+struct cyaml_where {
+	char field[128]; /* empty for sequence entries and bare mappings */
+	unsigned line, col;
+};
+
 struct cyaml_log {
 	char what[256];
-	char field[128];
-	unsigned line, col;
-	bool have_what, have_where;
+	bool have_what;
+	struct cyaml_where where[4];
+	unsigned n_where;
 };
 
 static void cyaml_log_collect(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
@@ -36,44 +41,44 @@ static void cyaml_log_collect(cyaml_log_t level, void *ctx, const char *fmt, va_
 		text += 6;
 	if (strstr(text, "Backtrace:"))
 		return;
-	size_t line, col;
-	char field[128];
-	const char *in = strstr(text, "in mapping field '");
-	if (in && !log->have_where &&
-	    sscanf(in, "in mapping field '%127[^']' (line: %zu, column: %zu)", field, &line,
-		   &col) == 3) {
-		snprintf(log->field, sizeof(log->field), "%s", field);
-		log->line = (unsigned)line;
-		log->col = (unsigned)col;
-		log->have_where = true;
-	} else if ((in = strstr(text, "(line: ")) && !log->have_where &&
-		   sscanf(in, "(line: %zu, column: %zu)", &line, &col) == 2) {
-		log->line = (unsigned)line;
-		log->col = (unsigned)col;
-		log->have_where = true;
-	} else if (!log->have_what && strncmp(text, "  in ", 5) != 0) {
+	const char *at = strstr(text, "(line: ");
+	if (strncmp(text, "  in ", 5) == 0 && at && log->n_where < 4) {
+		struct cyaml_where *w = &log->where[log->n_where++];
+		size_t line = 0, col = 0;
+		sscanf(at, "(line: %zu, column: %zu)", &line, &col);
+		w->line = (unsigned)line;
+		w->col = (unsigned)col;
+		if (sscanf(text, "  in mapping field '%127[^']'", w->field) != 1)
+			w->field[0] = '\0';
+	} else if (!log->have_what) {
 		snprintf(log->what, sizeof(log->what), "%s", text);
 		log->have_what = true;
 	}
 }
 
-/* Turns libcyaml's wording into ours, with advice. */
+/* Turns libcyaml's wording into ours, with advice. A missing field is detected at the
+ * end of its mapping, where the innermost backtrace entry is just the last field read:
+ * the mapping that lacks it is the next entry out. */
 static void report_cyaml_error(struct diag_list *diags, const char *path, cyaml_err_t err,
 			       const struct cyaml_log *log)
 {
 	const char *what = log->have_what ? log->what : cyaml_strerror(err);
 	const char *advice = "";
-	if (strstr(what, "Unexpected key"))
+	const struct cyaml_where *w = log->n_where ? &log->where[0] : NULL;
+	if (strstr(what, "Missing required mapping field")) {
+		advice = " (see labs/README.md)";
+		w = log->n_where > 1 ? &log->where[1] : NULL;
+	} else if (strstr(what, "Unexpected key")) {
 		advice = " (see labs/README.md for the fields a lab.yaml may have)";
-	else if (strstr(what, "Missing required mapping field"))
-		advice = " (every lab.yaml needs it; see labs/README.md)";
-	else if (strstr(what, "Invalid"))
+	} else if (strstr(what, "Invalid")) {
 		advice = " (see labs/README.md for the values this field takes)";
-	if (log->field[0])
-		diag_add(diags, DIAG_ERROR, path, log->line, log->col, "field '%s': %s%s",
-			 log->field, what, advice);
+	} else if (strstr(what, "libyaml")) {
+		advice = " (the file is not valid YAML: check indentation and quotes on this line or the ones before)";
+	}
+	if (w && w->field[0])
+		diag_add(diags, DIAG_ERROR, path, w->line, w->col, "field '%s': %s%s", w->field, what, advice);
 	else
-		diag_add(diags, DIAG_ERROR, path, log->line, log->col, "%s%s", what, advice);
+		diag_add(diags, DIAG_ERROR, path, w ? w->line : 0, w ? w->col : 0, "%s%s", what, advice);
 }
 
 /* Meaning checks share one context, so each message can name its line. */

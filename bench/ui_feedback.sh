@@ -1,0 +1,72 @@
+#!/bin/bash
+# Fast feedback, measured the way a student feels it: from saving lab 01's file to the
+# verdict on the TUI's screen, in watch mode, on the emulator (issue 5: under 3 s on a
+# 2-core machine). Drives the real pmpplab in tmux; every save has new content (a
+# counter in a comment) so nvcc's build cache never answers for it.
+#
+# usage: bench/ui_feedback.sh PMPPLAB [SOURCE_ROOT] [RUNS]
+# env:   BACKEND=emu|gpu (default emu)
+# Prints one line per save (end-to-end ms, the grading job's own ms as the status line
+# reports it, and the difference: debounce + UI), then min/median/max. Exits 77 when
+# this build cannot grade on the backend (no nvcc, no emulator runtime) or without tmux.
+set -u
+
+PMPPLAB=${1:?usage: ui_feedback.sh PMPPLAB [SOURCE_ROOT] [RUNS]}
+SRC=${2:-$(cd "$(dirname "$0")/.." && pwd)}
+RUNS=${3:-5}
+BACKEND=${BACKEND:-emu}
+LAB=01-vecadd
+STUDENT=vecadd.cu
+
+command -v tmux >/dev/null 2>&1 || { echo "skipped: no tmux"; exit 77; }
+WORK=$(mktemp -d /tmp/pmpplab-bench.XXXXXX)
+SOCK="$WORK/tmux.sock"
+tm() { tmux -S "$SOCK" "$@"; }
+trap 'tm kill-server >/dev/null 2>&1; rm -rf "$WORK"' EXIT
+
+"$PMPPLAB" --labs "$SRC/labs" --grade "$LAB" --backend "$BACKEND" \
+	--submission "$SRC/kernels/$LAB/solution.cu" >"$WORK/probe.txt" 2>&1
+case $? in
+0) ;;
+2) echo "skipped: cannot grade on $BACKEND here:"; cat "$WORK/probe.txt"; exit 77 ;;
+*) echo "the solution does not pass on $BACKEND:"; cat "$WORK/probe.txt"; exit 1 ;;
+esac
+"$PMPPLAB" --labs "$SRC/labs" init "$WORK/ws" >/dev/null || exit 1
+FILE="$WORK/ws/$LAB/$STUDENT"
+
+tm -f /dev/null new-session -d -s b -x 160 -y 48 \
+	"cd '$WORK/ws' && LC_ALL=C.UTF-8 '$PMPPLAB' --labs '$SRC/labs' --backend $BACKEND"
+now_ms() { date +%s%3N; }
+screen() { tm capture-pane -p -t b 2>/dev/null; }
+wait_screen() { # SECONDS REGEX
+	local deadline=$((SECONDS + $1))
+	until screen | grep -Eq -- "$2"; do
+		[ $SECONDS -lt $deadline ] || { echo "timed out waiting for /$2/"; screen; exit 1; }
+		sleep 0.02
+	done
+}
+wait_screen 10 "$LAB"
+tm send-keys -t b Enter
+wait_screen 10 "No results yet"
+
+results=()
+for i in $(seq 1 "$RUNS"); do
+	# Alternate a passing and a failing file so each verdict differs from the last.
+	if [ $((i % 2)) = 1 ]; then src="$SRC/kernels/$LAB/solution.cu"; want=PASSED; else
+		src="$SRC/labs/$LAB/$STUDENT"; want=FAILED; fi
+	{ cat "$src"; echo "// bench save $i $$ $(now_ms)"; } >"$FILE.tmp"
+	t0=$(now_ms)
+	mv "$FILE.tmp" "$FILE" # save by rename, as vim does
+	wait_screen 60 "^ $want "
+	t1=$(now_ms)
+	job=$(screen | sed -n 's/.* in \([0-9.]*\) s.*/\1/p' | tail -1)
+	job_ms=$(awk -v s="$job" 'BEGIN { printf "%d", s * 1000 }')
+	e2e=$((t1 - t0))
+	printf 'save %d (%s): %5d ms end to end, job %5d ms, debounce+ui %4d ms\n' \
+		"$i" "$want" "$e2e" "$job_ms" $((e2e - job_ms))
+	results+=("$e2e")
+	sleep 0.3
+done
+printf '%s\n' "${results[@]}" | sort -n | awk '{ v[NR] = $1 } END {
+	printf "end to end over %d saves: min %d ms, median %d ms, max %d ms\n", NR, v[1],
+		v[int((NR + 1) / 2)], v[NR] }'

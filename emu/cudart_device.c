@@ -1,0 +1,282 @@
+/* cudart_device — see cudart_device.h. */
+#include "cudart_device.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cudart_errors.h"
+#include "cudart_memory.h"
+#include "cudart_registry.h"
+#include "cudart_stream.h"
+
+#define RT_CUDA_VERSION 13000
+
+static struct cudaDeviceProp rt_props;
+static pthread_once_t rt_props_once = PTHREAD_ONCE_INIT;
+
+/* The worker threads the interpreter uses: its "multiprocessors". */
+static int rt_worker_count(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *cap = getenv("PMPPLAB_EMU_THREADS");
+	if (cap && atoi(cap) > 0 && (n <= 0 || atoi(cap) < n))
+		n = atoi(cap);
+	return n > 0 ? (int)n : 1;
+}
+
+static void rt_props_init(void)
+{
+	struct cudaDeviceProp *p = &rt_props;
+	memset(p, 0, sizeof *p);
+	strcpy(p->name, "pmpplab emulator (CPU)");
+	memcpy(p->uuid.bytes, "pmpplab-emu-cpu0", 16);
+	p->totalGlobalMem = rt_memory_total();
+	p->sharedMemPerBlock = 48 * 1024;
+	p->regsPerBlock = 65536;
+	p->warpSize = 32;
+	p->memPitch = 2147483647;
+	p->maxThreadsPerBlock = 1024;
+	p->maxThreadsDim[0] = 1024;
+	p->maxThreadsDim[1] = 1024;
+	p->maxThreadsDim[2] = 64;
+	p->maxGridSize[0] = 2147483647;
+	p->maxGridSize[1] = 65535;
+	p->maxGridSize[2] = 65535;
+	p->totalConstMem = 64 * 1024;
+	p->major = 7;
+	p->minor = 5;
+	p->textureAlignment = 512;
+	p->texturePitchAlignment = 32;
+	p->multiProcessorCount = rt_worker_count();
+	p->canMapHostMemory = 1;
+	p->surfaceAlignment = 512;
+	p->concurrentKernels = 1;
+	p->asyncEngineCount = 1;
+	p->unifiedAddressing = 1;
+	p->memoryBusWidth = 256;
+	p->l2CacheSize = 4 * 1024 * 1024;
+	p->maxThreadsPerMultiProcessor = 1024;
+	p->globalL1CacheSupported = 1;
+	p->localL1CacheSupported = 1;
+	p->sharedMemPerMultiprocessor = 64 * 1024;
+	p->regsPerMultiprocessor = 65536;
+	p->managedMemory = 1;
+	p->hostNativeAtomicSupported = 0;
+	p->concurrentManagedAccess = 1;
+	p->computePreemptionSupported = 1;
+	p->cooperativeLaunch = 1;
+	p->sharedMemPerBlockOptin = 64 * 1024;
+	p->maxBlocksPerMultiProcessor = 16;
+	p->reservedSharedMemPerBlock = 0;
+	p->deviceNumaId = -1;
+	p->hostNumaId = -1;
+}
+
+const struct cudaDeviceProp *rt_device_props(void)
+{
+	pthread_once(&rt_props_once, rt_props_init);
+	return &rt_props;
+}
+
+cudaError_t cudaGetDeviceCount(int *count)
+{
+	if (!count)
+		return rt_error_set(cudaErrorInvalidValue);
+	*count = 1;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGetDevice(int *device)
+{
+	if (!device)
+		return rt_error_set(cudaErrorInvalidValue);
+	*device = 0;
+	return cudaSuccess;
+}
+
+cudaError_t cudaSetDevice(int device)
+{
+	return device == 0 ? cudaSuccess : rt_error_set(cudaErrorInvalidDevice);
+}
+
+cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags)
+{
+	(void)deviceFlags, (void)flags;
+	return cudaSetDevice(device);
+}
+
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
+{
+	if (!prop)
+		return rt_error_set(cudaErrorInvalidValue);
+	if (device != 0)
+		return rt_error_set(cudaErrorInvalidDevice);
+	*prop = *rt_device_props();
+	return cudaSuccess;
+}
+
+/* CUDA 12 headers renamed the call; programs built against them reference this. */
+cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *prop, int device)
+{
+	return cudaGetDeviceProperties(prop, device);
+}
+
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
+{
+	if (!value)
+		return rt_error_set(cudaErrorInvalidValue);
+	if (device != 0)
+		return rt_error_set(cudaErrorInvalidDevice);
+	const struct cudaDeviceProp *p = rt_device_props();
+	int v;
+	switch ((int)attr) {
+	case cudaDevAttrMaxThreadsPerBlock: v = p->maxThreadsPerBlock; break;
+	case cudaDevAttrMaxBlockDimX: v = p->maxThreadsDim[0]; break;
+	case cudaDevAttrMaxBlockDimY: v = p->maxThreadsDim[1]; break;
+	case cudaDevAttrMaxBlockDimZ: v = p->maxThreadsDim[2]; break;
+	case cudaDevAttrMaxGridDimX: v = p->maxGridSize[0]; break;
+	case cudaDevAttrMaxGridDimY: v = p->maxGridSize[1]; break;
+	case cudaDevAttrMaxGridDimZ: v = p->maxGridSize[2]; break;
+	case cudaDevAttrMaxSharedMemoryPerBlock: v = (int)p->sharedMemPerBlock; break;
+	case cudaDevAttrTotalConstantMemory: v = (int)p->totalConstMem; break;
+	case cudaDevAttrWarpSize: v = p->warpSize; break;
+	case cudaDevAttrMaxPitch: v = (int)p->memPitch; break;
+	case cudaDevAttrMaxRegistersPerBlock: v = p->regsPerBlock; break;
+	case cudaDevAttrClockRate: v = 1500000; break; /* kHz, nominal */
+	case cudaDevAttrTextureAlignment: v = (int)p->textureAlignment; break;
+	case cudaDevAttrGpuOverlap: v = 1; break;
+	case cudaDevAttrMultiProcessorCount: v = p->multiProcessorCount; break;
+	case cudaDevAttrKernelExecTimeout: v = 0; break;
+	case cudaDevAttrIntegrated: v = p->integrated; break;
+	case cudaDevAttrCanMapHostMemory: v = p->canMapHostMemory; break;
+	case cudaDevAttrComputeMode: v = 0; break;
+	case cudaDevAttrConcurrentKernels: v = p->concurrentKernels; break;
+	case cudaDevAttrEccEnabled: v = p->ECCEnabled; break;
+	case cudaDevAttrPciBusId: v = p->pciBusID; break;
+	case cudaDevAttrPciDeviceId: v = p->pciDeviceID; break;
+	case cudaDevAttrMemoryClockRate: v = 5000000; break; /* kHz, nominal */
+	case cudaDevAttrGlobalMemoryBusWidth: v = p->memoryBusWidth; break;
+	case cudaDevAttrL2CacheSize: v = p->l2CacheSize; break;
+	case cudaDevAttrMaxThreadsPerMultiProcessor: v = p->maxThreadsPerMultiProcessor; break;
+	case cudaDevAttrAsyncEngineCount: v = p->asyncEngineCount; break;
+	case cudaDevAttrUnifiedAddressing: v = p->unifiedAddressing; break;
+	case cudaDevAttrPciDomainId: v = p->pciDomainID; break;
+	case cudaDevAttrComputeCapabilityMajor: v = p->major; break;
+	case cudaDevAttrComputeCapabilityMinor: v = p->minor; break;
+	case cudaDevAttrStreamPrioritiesSupported: v = p->streamPrioritiesSupported; break;
+	case cudaDevAttrGlobalL1CacheSupported: v = p->globalL1CacheSupported; break;
+	case cudaDevAttrLocalL1CacheSupported: v = p->localL1CacheSupported; break;
+	case cudaDevAttrMaxSharedMemoryPerMultiprocessor: v = (int)p->sharedMemPerMultiprocessor; break;
+	case cudaDevAttrMaxRegistersPerMultiprocessor: v = p->regsPerMultiprocessor; break;
+	case cudaDevAttrManagedMemory: v = p->managedMemory; break;
+	case cudaDevAttrIsMultiGpuBoard: v = p->isMultiGpuBoard; break;
+	case cudaDevAttrHostNativeAtomicSupported: v = p->hostNativeAtomicSupported; break;
+	case cudaDevAttrPageableMemoryAccess: v = p->pageableMemoryAccess; break;
+	case cudaDevAttrConcurrentManagedAccess: v = p->concurrentManagedAccess; break;
+	case cudaDevAttrComputePreemptionSupported: v = p->computePreemptionSupported; break;
+	case cudaDevAttrCooperativeLaunch: v = p->cooperativeLaunch; break;
+	case cudaDevAttrMaxSharedMemoryPerBlockOptin: v = (int)p->sharedMemPerBlockOptin; break;
+	case cudaDevAttrMaxBlocksPerMultiprocessor: v = p->maxBlocksPerMultiProcessor; break;
+	case cudaDevAttrReservedSharedMemoryPerBlock: v = (int)p->reservedSharedMemPerBlock; break;
+	default:
+		/* texture/surface limits, NUMA, interop...: nothing a course asks; an
+		 * honest "not here" instead of a made-up value */
+		if ((int)attr <= 0 || (int)attr > 150)
+			return rt_error_set(cudaErrorInvalidValue);
+		v = 0;
+		break;
+	}
+	*value = v;
+	return cudaSuccess;
+}
+
+/* Kernels ran when launched: synchronising only reports their errors. */
+cudaError_t cudaDeviceSynchronize(void)
+{
+	return rt_error_enter();
+}
+
+/* A fresh context: allocations, streams, events, loaded PTX and the sticky error go. */
+cudaError_t cudaDeviceReset(void)
+{
+	rt_memory_reset();
+	rt_stream_reset();
+	rt_registry_unload();
+	rt_error_reset();
+	return cudaSuccess;
+}
+
+static unsigned rt_device_flags;
+
+cudaError_t cudaSetDeviceFlags(unsigned int flags)
+{
+	if (flags & ~0x1fu)
+		return rt_error_set(cudaErrorInvalidValue);
+	rt_device_flags = flags;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceFlags(unsigned int *flags)
+{
+	if (!flags)
+		return rt_error_set(cudaErrorInvalidValue);
+	*flags = rt_device_flags | 0x8; /* cudaDeviceMapHost is always on */
+	return cudaSuccess;
+}
+
+static int rt_cache_config;
+
+cudaError_t cudaDeviceSetCacheConfig(int cacheConfig)
+{
+	if (cacheConfig < 0 || cacheConfig > 3)
+		return rt_error_set(cudaErrorInvalidValue);
+	rt_cache_config = cacheConfig; /* no cache to split; remembered for the getter */
+	return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetCacheConfig(int *cacheConfig)
+{
+	if (!cacheConfig)
+		return rt_error_set(cudaErrorInvalidValue);
+	*cacheConfig = rt_cache_config;
+	return cudaSuccess;
+}
+
+/* Stack, printf FIFO and malloc heap sizes (cudaLimit 0..2), remembered only. */
+static size_t rt_limits[3] = {1024, 1 << 20, 8 << 20};
+
+cudaError_t cudaDeviceSetLimit(int limit, size_t value)
+{
+	if (limit < 0 || limit > 2)
+		return rt_error_set(limit <= 6 ? cudaErrorUnsupportedLimit : cudaErrorInvalidValue);
+	rt_limits[limit] = value;
+	return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
+{
+	if (!value)
+		return rt_error_set(cudaErrorInvalidValue);
+	if (limit < 0 || limit > 2)
+		return rt_error_set(limit <= 6 ? cudaErrorUnsupportedLimit : cudaErrorInvalidValue);
+	*value = rt_limits[limit];
+	return cudaSuccess;
+}
+
+cudaError_t cudaDriverGetVersion(int *version)
+{
+	if (!version)
+		return rt_error_set(cudaErrorInvalidValue);
+	*version = RT_CUDA_VERSION;
+	return cudaSuccess;
+}
+
+cudaError_t cudaRuntimeGetVersion(int *version)
+{
+	if (!version)
+		return rt_error_set(cudaErrorInvalidValue);
+	*version = RT_CUDA_VERSION;
+	return cudaSuccess;
+}

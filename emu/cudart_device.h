@@ -1,0 +1,41 @@
+/* cudart_device — the one emulated device: its properties and attributes, device
+ * selection, synchronisation, reset and versions.
+ *
+ * The device looks like a modest sm_75-class GPU (the limits a course's code checks:
+ * warpSize 32, 1024 threads a block, 48 KiB of shared memory a block...) but is named
+ * honestly, "pmpplab emulator (CPU)"; multiProcessorCount is the number of emulator
+ * worker threads.
+ */
+#ifndef PMPPLAB_EMU_CUDART_DEVICE_H
+#define PMPPLAB_EMU_CUDART_DEVICE_H
+
+#include <stddef.h>
+
+#include "cudart_abi.h"
+
+#pragma GCC visibility push(hidden)
+
+/* The emulated device's properties (built once; never NULL). */
+const struct cudaDeviceProp *rt_device_props(void);
+
+#pragma GCC visibility pop
+
+cudaError_t cudaGetDeviceCount(int *count);
+cudaError_t cudaGetDevice(int *device);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags);
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
+cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *prop, int device);
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceReset(void);
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaGetDeviceFlags(unsigned int *flags);
+cudaError_t cudaDeviceSetCacheConfig(int cacheConfig);
+cudaError_t cudaDeviceGetCacheConfig(int *cacheConfig);
+cudaError_t cudaDeviceSetLimit(int limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t *value, int limit);
+cudaError_t cudaDriverGetVersion(int *version);
+cudaError_t cudaRuntimeGetVersion(int *version);
+
+#endif

@@ -1,0 +1,370 @@
+/* cudart_launch — see cudart_launch.h. */
+#include "cudart_launch.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cudart_device.h"
+#include "cudart_errors.h"
+#include "cudart_registry.h"
+#include "cudart_report.h"
+#include "cudart_stream.h"
+#include "ptx.h"
+
+/* What the real runtime returns for each bad configuration. Measured with
+ * tests/emu/programs/api_errors.cu on an H200 with CUDA 13.0 (driver 580): every one
+ * is cudaErrorInvalidValue (older CUDA said cudaErrorInvalidConfiguration). */
+static const cudaError_t rt_cfg_codes[RT_CFG_COUNT] = {
+	[RT_CFG_OK] = cudaSuccess,
+	[RT_CFG_ZERO_DIM] = cudaErrorInvalidValue,
+	[RT_CFG_BLOCK_DIM] = cudaErrorInvalidValue,
+	[RT_CFG_BLOCK_THREADS] = cudaErrorInvalidValue,
+	[RT_CFG_GRID_DIM] = cudaErrorInvalidValue,
+	[RT_CFG_SHMEM] = cudaErrorInvalidValue,
+};
+
+/* What each kind of kernel fault becomes on the host. */
+static const cudaError_t rt_fault_codes[] = {
+	[EMU_OK] = cudaSuccess,
+	[EMU_FAULT_OOB] = cudaErrorIllegalAddress,
+	[EMU_FAULT_MISALIGNED] = cudaErrorMisalignedAddress,
+	[EMU_FAULT_UNSUPPORTED] = cudaErrorNotSupported,   /* no GPU analogue: say so */
+	[EMU_FAULT_BARRIER] = cudaErrorLaunchFailure,
+	[EMU_FAULT_TRAP] = cudaErrorLaunchFailure,         /* asm("trap;") */
+	[EMU_FAULT_LIMIT] = cudaErrorLaunchFailure,        /* stack overflow, runaway recursion */
+};
+
+cudaError_t rt_launch_cfg_code(enum rt_cfg_problem p)
+{
+	return p < RT_CFG_COUNT ? rt_cfg_codes[p] : cudaErrorUnknown;
+}
+
+cudaError_t rt_launch_fault_code(const struct emu_fault *f)
+{
+	/* assert() is a trap after __assertfail: a GPU reports it separately */
+	if (f->kind == EMU_FAULT_TRAP && strstr(f->message, "assert"))
+		return cudaErrorAssert;
+	if ((unsigned)f->kind < sizeof rt_fault_codes / sizeof rt_fault_codes[0])
+		return rt_fault_codes[f->kind];
+	return cudaErrorUnknown;
+}
+
+enum rt_cfg_problem rt_launch_check(dim3 grid, dim3 block, size_t static_shmem,
+				    size_t dyn_shmem, size_t max_dyn)
+{
+	const struct cudaDeviceProp *p = rt_device_props();
+	if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
+		return RT_CFG_ZERO_DIM;
+	if (block.x > (unsigned)p->maxThreadsDim[0] || block.y > (unsigned)p->maxThreadsDim[1] ||
+	    block.z > (unsigned)p->maxThreadsDim[2])
+		return RT_CFG_BLOCK_DIM;
+	if ((unsigned long long)block.x * block.y * block.z > (unsigned)p->maxThreadsPerBlock)
+		return RT_CFG_BLOCK_THREADS;
+	if (grid.x > (unsigned)p->maxGridSize[0] || grid.y > (unsigned)p->maxGridSize[1] ||
+	    grid.z > (unsigned)p->maxGridSize[2])
+		return RT_CFG_GRID_DIM;
+	size_t limit = max_dyn ? p->sharedMemPerBlockOptin : p->sharedMemPerBlock;
+	if ((max_dyn && dyn_shmem > max_dyn) || static_shmem + dyn_shmem > limit)
+		return RT_CFG_SHMEM;
+	return RT_CFG_OK;
+}
+
+int rt_launch_occupancy(unsigned nregs, size_t static_shmem, int block_size, size_t dyn_shmem)
+{
+	const struct cudaDeviceProp *p = rt_device_props();
+	if (block_size <= 0 || block_size > p->maxThreadsPerBlock)
+		return 0;
+	int warps = (block_size + 31) / 32;
+	int blocks = p->maxThreadsPerMultiProcessor / 32 / warps;
+	if (blocks > p->maxBlocksPerMultiProcessor)
+		blocks = p->maxBlocksPerMultiProcessor;
+	if (nregs) {
+		/* registers are allocated per warp in units of 256 */
+		unsigned per_warp = (nregs * 32 + 255) / 256 * 256;
+		int by_regs = (int)(p->regsPerMultiprocessor / (per_warp * (unsigned)warps));
+		if (by_regs < blocks)
+			blocks = by_regs;
+	}
+	size_t shm = static_shmem + dyn_shmem;
+	if (shm) {
+		if (shm > p->sharedMemPerBlockOptin)
+			return 0;
+		shm = (shm + 255) / 256 * 256;
+		int by_shm = (int)(p->sharedMemPerMultiprocessor / shm);
+		if (by_shm < blocks)
+			blocks = by_shm;
+	}
+	return blocks;
+}
+
+/* ---- the <<<>>> configuration stack -------------------------------------------- */
+
+#define RT_CONFIG_DEPTH 16
+struct rt_config {
+	dim3 grid, block;
+	size_t shmem;
+	cudaStream_t stream;
+};
+static _Thread_local struct rt_config rt_configs[RT_CONFIG_DEPTH];
+static _Thread_local unsigned rt_nconfigs;
+
+unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
+				     cudaStream_t stream)
+{
+	if (rt_nconfigs == RT_CONFIG_DEPTH)
+		return 1;
+	rt_configs[rt_nconfigs++] = (struct rt_config){gridDim, blockDim, sharedMem, stream};
+	return 0;
+}
+
+cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,
+				       void *stream)
+{
+	if (rt_nconfigs == 0)
+		return cudaErrorMissingConfiguration;
+	struct rt_config c = rt_configs[--rt_nconfigs];
+	*gridDim = c.grid;
+	*blockDim = c.block;
+	*sharedMem = c.shmem;
+	*(cudaStream_t *)stream = c.stream;
+	return cudaSuccess;
+}
+
+/* ---- launching ------------------------------------------------------------------ */
+
+static double rt_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Explains a configuration the device refuses (the real runtime only returns a code). */
+static void rt_explain_cfg(const struct rt_function *f, enum rt_cfg_problem p, dim3 g, dim3 b,
+			   size_t static_shmem, size_t dyn)
+{
+	const struct cudaDeviceProp *d = rt_device_props();
+	char call[300];
+	snprintf(call, sizeof call, "launch of %s<<<(%u,%u,%u), (%u,%u,%u)>>>", f->name, g.x, g.y,
+		 g.z, b.x, b.y, b.z);
+	cudaError_t e = rt_cfg_codes[p];
+	switch (p) {
+	case RT_CFG_ZERO_DIM:
+		rt_report_api(call, "a grid or block dimension is 0 (returns %s)", rt_error_name(e));
+		break;
+	case RT_CFG_BLOCK_DIM:
+		rt_report_api(call, "block dimensions may be at most (%d,%d,%d) (returns %s)",
+			      d->maxThreadsDim[0], d->maxThreadsDim[1], d->maxThreadsDim[2],
+			      rt_error_name(e));
+		break;
+	case RT_CFG_BLOCK_THREADS:
+		rt_report_api(call, "a block has %llu threads; at most %d are allowed (returns %s)",
+			      (unsigned long long)b.x * b.y * b.z, d->maxThreadsPerBlock,
+			      rt_error_name(e));
+		break;
+	case RT_CFG_GRID_DIM:
+		rt_report_api(call, "grid dimensions may be at most (%d,%d,%d) (returns %s)",
+			      d->maxGridSize[0], d->maxGridSize[1], d->maxGridSize[2],
+			      rt_error_name(e));
+		break;
+	case RT_CFG_SHMEM:
+		rt_report_api(call, "%zu bytes of static + %zu of dynamic shared memory exceed the "
+			      "%zu bytes a block may use (returns %s)", static_shmem, dyn,
+			      f->max_dyn_shmem ? d->sharedMemPerBlockOptin : d->sharedMemPerBlock,
+			      rt_error_name(e));
+		break;
+	default:
+		break;
+	}
+}
+
+static cudaError_t rt_launch(struct rt_function *f, dim3 grid, dim3 block, void **args,
+			     size_t shmem, cudaStream_t stream)
+{
+	cudaError_t e = rt_error_enter();
+	if (e) {
+		if (f)
+			rt_report_launch(f->name, grid, block, shmem, e, 0.0);
+		return e;
+	}
+	if (!f)
+		return rt_error_set(cudaErrorInvalidDeviceFunction);
+	if (!rt_stream_valid(stream))
+		return rt_error_set(cudaErrorInvalidResourceHandle);
+	e = rt_registry_resolve(f);
+	if (e) {
+		rt_report_launch(f->name, grid, block, shmem, e, 0.0);
+		return rt_error_set(e);
+	}
+	size_t static_shmem = ptx_kernel_static_shared(f->kernel);
+	enum rt_cfg_problem p = rt_launch_check(grid, block, static_shmem, shmem, f->max_dyn_shmem);
+	if (p != RT_CFG_OK) {
+		rt_explain_cfg(f, p, grid, block, static_shmem, shmem);
+		rt_report_launch(f->name, grid, block, shmem, rt_cfg_codes[p], 0.0);
+		return rt_error_set(rt_cfg_codes[p]);
+	}
+
+	struct emu_launch l = {
+		.module = f->module,
+		.kernel = f->kernel,
+		.grid = {grid.x, grid.y, grid.z},
+		.block = {block.x, block.y, block.z},
+		.dyn_shmem = shmem,
+		.args = args,
+	};
+	struct emu_fault fault;
+	memset(&fault, 0, sizeof fault);
+	fflush(stdout); /* host output before the kernel's printf output */
+	double t0 = rt_now_ms();
+	int rc = emu_run(&l, &fault);
+	double ms = rt_now_ms() - t0;
+	if (rc == 0) {
+		rt_report_launch(f->name, grid, block, shmem, cudaSuccess, ms);
+		return cudaSuccess;
+	}
+	if (fault.kind == EMU_OK) {
+		/* refused before running (the interpreter's own limits) */
+		e = rc == -ENOMEM ? cudaErrorMemoryAllocation : cudaErrorInvalidValue;
+		rt_report_error("kernel %s cannot be launched: %s", f->name,
+				fault.message[0] ? fault.message : strerror(-rc));
+		rt_report_launch(f->name, grid, block, shmem, e, ms);
+		return rt_error_set(e);
+	}
+	/* The launch itself succeeded, as on a GPU; the fault surfaces at the next call. */
+	e = rt_launch_fault_code(&fault);
+	rt_report_kernel_fault(f->name, &fault, e);
+	rt_report_launch(f->name, grid, block, shmem, e, ms);
+	rt_error_set_pending(e);
+	return cudaSuccess;
+}
+
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+			       size_t sharedMem, cudaStream_t stream)
+{
+	return rt_launch(rt_registry_function(kernel), gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
+				    void **args, size_t sharedMem, cudaStream_t stream)
+{
+	return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+			     size_t sharedMem, cudaStream_t stream)
+{
+	return rt_launch(rt_registry_function(func), gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+				  size_t sharedMem, cudaStream_t stream)
+{
+	return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+/* ---- per-kernel queries ---------------------------------------------------------- */
+
+/* The resolved kernel behind a host stub or cudaKernel_t, for the query calls. */
+static cudaError_t rt_query_function(const void *func, struct rt_function **out)
+{
+	cudaError_t e = rt_error_enter();
+	if (e)
+		return e;
+	struct rt_function *f = rt_registry_function(func);
+	if (!f)
+		return rt_error_set(cudaErrorInvalidDeviceFunction);
+	e = rt_registry_resolve(f);
+	if (e)
+		return rt_error_set(e);
+	*out = f;
+	return cudaSuccess;
+}
+
+static unsigned rt_numregs(const struct ptx_kernel *k)
+{
+	unsigned n = ptx_kernel_nregs(k);
+	return n > 255 ? 255 : n; /* PTX registers are virtual; a thread gets 255 at most */
+}
+
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
+{
+	if (!attr)
+		return rt_error_set(cudaErrorInvalidValue);
+	struct rt_function *f;
+	cudaError_t e = rt_query_function(func, &f);
+	if (e)
+		return e;
+	const struct cudaDeviceProp *p = rt_device_props();
+	memset(attr, 0, sizeof *attr);
+	attr->sharedSizeBytes = ptx_kernel_static_shared(f->kernel);
+	attr->localSizeBytes = ptx_kernel_local_size(f->kernel);
+	attr->maxThreadsPerBlock = p->maxThreadsPerBlock;
+	attr->numRegs = (int)rt_numregs(f->kernel);
+	attr->ptxVersion = p->major * 10 + p->minor;
+	attr->binaryVersion = p->major * 10 + p->minor;
+	attr->maxDynamicSharedSizeBytes =
+		(int)(f->max_dyn_shmem ? f->max_dyn_shmem
+				       : p->sharedMemPerBlock - attr->sharedSizeBytes);
+	attr->preferredShmemCarveout = -1;
+	return cudaSuccess;
+}
+
+cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value)
+{
+	struct rt_function *f;
+	cudaError_t e = rt_query_function(func, &f);
+	if (e)
+		return e;
+	const struct cudaDeviceProp *p = rt_device_props();
+	switch (attr) {
+	case 8: /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+		if (value < 0 || (size_t)value + ptx_kernel_static_shared(f->kernel) >
+					 p->sharedMemPerBlockOptin)
+			return rt_error_set(cudaErrorInvalidValue);
+		f->max_dyn_shmem = (size_t)value;
+		return cudaSuccess;
+	case 9: /* cudaFuncAttributePreferredSharedMemoryCarveout: no L1 to split */
+		return value >= -1 && value <= 100 ? cudaSuccess
+						   : rt_error_set(cudaErrorInvalidValue);
+	default:
+		return rt_error_set(cudaErrorInvalidValue);
+	}
+}
+
+cudaError_t cudaFuncSetCacheConfig(const void *func, int cacheConfig)
+{
+	struct rt_function *f;
+	cudaError_t e = rt_query_function(func, &f);
+	if (e)
+		return e;
+	return cacheConfig >= 0 && cacheConfig <= 3 ? cudaSuccess
+						    : rt_error_set(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
+								   const void *func,
+								   int blockSize,
+								   size_t dynamicSMemSize,
+								   unsigned int flags)
+{
+	if (!numBlocks || flags > 1)
+		return rt_error_set(cudaErrorInvalidValue);
+	struct rt_function *f;
+	cudaError_t e = rt_query_function(func, &f);
+	if (e)
+		return e;
+	if (blockSize <= 0)
+		return rt_error_set(cudaErrorInvalidValue);
+	*numBlocks = rt_launch_occupancy(rt_numregs(f->kernel), ptx_kernel_static_shared(f->kernel),
+					 blockSize, dynamicSMemSize);
+	return cudaSuccess;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
+							  int blockSize, size_t dynamicSMemSize)
+{
+	return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize,
+								      dynamicSMemSize, 0);
+}

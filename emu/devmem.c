@@ -1,0 +1,245 @@
+/* devmem — the emulated device address space (see devmem.h).
+ *
+ * Two reservations of the same size: a PROT_NONE range whose addresses are the device
+ * addresses (so a host dereference of a device pointer faults), and a read-write shadow
+ * holding the data at the same offset. Allocations are bump-allocated and never reused,
+ * with a guard gap after each, so overruns and stale pointers land outside every live
+ * allocation. Managed/host memory is ordinary host memory whose address is also its
+ * device address.
+ */
+#include "devmem.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define DEVMEM_ALIGN 256u
+#define DEVMEM_GAP 256u
+
+struct devmem_alloc {
+	devaddr_t base;
+	size_t size;
+	char *host; /* backing memory */
+	enum devmem_kind kind;
+	char *label;
+	int live;
+};
+
+static pthread_rwlock_t devmem_lock = PTHREAD_RWLOCK_INITIALIZER;
+static pthread_once_t devmem_once = PTHREAD_ONCE_INIT;
+static char *devmem_dev;    /* PROT_NONE reservation (device addresses) */
+static char *devmem_shadow; /* RW data */
+static size_t devmem_range, devmem_next;
+static struct devmem_alloc *devmem_tab; /* sorted by base */
+static size_t devmem_n, devmem_cap;
+
+/* Reserves the ranges, trying smaller sizes when the system refuses a large one. */
+static void devmem_setup(void)
+{
+	for (size_t sz = (size_t)256 << 30; sz >= ((size_t)1 << 30); sz >>= 1) {
+		void *d = mmap(NULL, sz, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			       -1, 0);
+		if (d == MAP_FAILED)
+			continue;
+		void *s = mmap(NULL, sz, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (s == MAP_FAILED) {
+			munmap(d, sz);
+			continue;
+		}
+		devmem_dev = d;
+		devmem_shadow = s;
+		devmem_range = sz;
+		devmem_next = DEVMEM_ALIGN; /* keep device address base+0 unused */
+		return;
+	}
+}
+
+/* Index of the first entry with base > addr. Caller holds the lock. */
+static size_t devmem_upper(devaddr_t addr)
+{
+	size_t lo = 0, hi = devmem_n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (devmem_tab[mid].base <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int devmem_insert(const struct devmem_alloc *a)
+{
+	if (devmem_n == devmem_cap) {
+		size_t cap = devmem_cap ? devmem_cap * 2 : 64;
+		struct devmem_alloc *t = realloc(devmem_tab, cap * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		devmem_tab = t;
+		devmem_cap = cap;
+	}
+	size_t at = devmem_upper(a->base);
+	memmove(devmem_tab + at + 1, devmem_tab + at, (devmem_n - at) * sizeof(*a));
+	devmem_tab[at] = *a;
+	devmem_n++;
+	return 0;
+}
+
+int devmem_alloc(size_t size, enum devmem_kind kind, const char *label, devaddr_t *out)
+{
+	pthread_once(&devmem_once, devmem_setup);
+	struct devmem_alloc a = { .size = size, .kind = kind, .live = 1 };
+	size_t span = (size ? size : 1);
+	if (label && !(a.label = strdup(label)))
+		return -ENOMEM;
+	if (kind == DEVMEM_MANAGED || kind == DEVMEM_HOST) {
+		void *p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			       -1, 0);
+		if (p == MAP_FAILED)
+			goto fail_label;
+		a.host = p;
+		a.base = (devaddr_t)(uintptr_t)p;
+	}
+	pthread_rwlock_wrlock(&devmem_lock);
+	if (!a.host) {
+		size_t need = (span + DEVMEM_GAP + DEVMEM_ALIGN - 1) & ~(size_t)(DEVMEM_ALIGN - 1);
+		if (!devmem_dev || need > devmem_range - devmem_next)
+			goto fail_unlock;
+		a.base = (devaddr_t)(uintptr_t)(devmem_dev + devmem_next);
+		a.host = devmem_shadow + devmem_next;
+		devmem_next += need;
+	}
+	if (devmem_insert(&a) < 0)
+		goto fail_unlock;
+	pthread_rwlock_unlock(&devmem_lock);
+	*out = a.base;
+	return 0;
+
+fail_unlock:
+	pthread_rwlock_unlock(&devmem_lock);
+	if (a.host && (kind == DEVMEM_MANAGED || kind == DEVMEM_HOST))
+		munmap(a.host, span);
+fail_label:
+	free(a.label);
+	return -ENOMEM;
+}
+
+int devmem_free(devaddr_t addr)
+{
+	pthread_rwlock_wrlock(&devmem_lock);
+	size_t i = devmem_upper(addr);
+	if (i == 0 || devmem_tab[i - 1].base != addr || !devmem_tab[i - 1].live) {
+		pthread_rwlock_unlock(&devmem_lock);
+		return -EINVAL;
+	}
+	struct devmem_alloc *a = &devmem_tab[i - 1];
+	a->live = 0;
+	size_t span = a->size ? a->size : 1;
+	if (a->kind == DEVMEM_MANAGED || a->kind == DEVMEM_HOST) {
+		munmap(a->host, span);
+	} else {
+		/* give whole pages back; the range itself is never reused */
+		uintptr_t lo = ((uintptr_t)a->host + 4095) & ~(uintptr_t)4095;
+		uintptr_t hi = ((uintptr_t)a->host + span) & ~(uintptr_t)4095;
+		if (hi > lo)
+			madvise((void *)lo, hi - lo, MADV_DONTNEED);
+	}
+	a->host = NULL;
+	pthread_rwlock_unlock(&devmem_lock);
+	return 0;
+}
+
+/* The live allocation containing [addr, addr+len), or NULL. Caller holds the lock. */
+static struct devmem_alloc *devmem_lookup(devaddr_t addr, size_t len)
+{
+	size_t i = devmem_upper(addr);
+	if (i == 0)
+		return NULL;
+	struct devmem_alloc *a = &devmem_tab[i - 1];
+	size_t span = a->size ? a->size : 1;
+	if (!a->live || addr - a->base >= span || len > span - (addr - a->base))
+		return NULL;
+	return a;
+}
+
+void *devmem_host(devaddr_t addr, size_t len)
+{
+	pthread_rwlock_rdlock(&devmem_lock);
+	struct devmem_alloc *a = devmem_lookup(addr, len ? len : 1);
+	void *p = a ? a->host + (addr - a->base) : NULL;
+	pthread_rwlock_unlock(&devmem_lock);
+	return p;
+}
+
+int devmem_lookup_range(devaddr_t addr, size_t len, devaddr_t *base, size_t *size,
+			char **host)
+{
+	pthread_rwlock_rdlock(&devmem_lock);
+	struct devmem_alloc *a = devmem_lookup(addr, len ? len : 1);
+	if (a) {
+		*base = a->base;
+		*size = a->size ? a->size : 1;
+		*host = a->host;
+	}
+	pthread_rwlock_unlock(&devmem_lock);
+	return a ? 0 : -ENOENT;
+}
+
+static void devmem_fill(const struct devmem_alloc *a, struct devmem_info *out)
+{
+	out->base = a->base;
+	out->size = a->size;
+	out->kind = a->kind;
+	out->label = a->label;
+	out->live = a->live;
+}
+
+int devmem_find(devaddr_t addr, struct devmem_info *out)
+{
+	pthread_rwlock_rdlock(&devmem_lock);
+	struct devmem_alloc *a = devmem_lookup(addr, 1);
+	if (a && out)
+		devmem_fill(a, out);
+	pthread_rwlock_unlock(&devmem_lock);
+	return a ? 0 : -ENOENT;
+}
+
+/* Distance from addr to the range of a (0 when inside). */
+static uint64_t devmem_distance(const struct devmem_alloc *a, devaddr_t addr)
+{
+	uint64_t span = a->size ? a->size : 1;
+	if (addr < a->base)
+		return a->base - addr;
+	if (addr - a->base < span)
+		return 0;
+	return addr - a->base - span + 1;
+}
+
+int devmem_nearest(devaddr_t addr, struct devmem_info *out)
+{
+	pthread_rwlock_rdlock(&devmem_lock);
+	size_t i = devmem_upper(addr);
+	const struct devmem_alloc *best = NULL;
+	/* prefer a live allocation among the two neighbours of addr (and the one before) */
+	for (size_t k = (i >= 2 ? i - 2 : 0); k < devmem_n && k <= i; k++) {
+		const struct devmem_alloc *a = &devmem_tab[k];
+		if (!best || devmem_distance(a, addr) < devmem_distance(best, addr) ||
+		    (devmem_distance(a, addr) == devmem_distance(best, addr) && a->live &&
+		     !best->live))
+			best = a;
+	}
+	if (best && out)
+		devmem_fill(best, out);
+	pthread_rwlock_unlock(&devmem_lock);
+	return best ? 0 : -ENOENT;
+}
+
+int devmem_in_device_range(uint64_t addr)
+{
+	pthread_once(&devmem_once, devmem_setup);
+	return devmem_dev && addr >= (uint64_t)(uintptr_t)devmem_dev &&
+	       addr < (uint64_t)(uintptr_t)devmem_dev + devmem_range;
+}

@@ -1,0 +1,79 @@
+/* exec — running a grid of a decoded PTX kernel.
+ *
+ * Blocks are spread over a pool of worker threads (all cores; PMPPLAB_EMU_THREADS caps
+ * it). Each block runs as warps of 32 lanes with active masks and a reconvergence
+ * stack; warps of a block run in turn until they reach a barrier.
+ */
+#ifndef PMPPLAB_EMU_EXEC_H
+#define PMPPLAB_EMU_EXEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ptx.h"
+
+struct emu_dim3 {
+	unsigned x, y, z;
+};
+
+struct emu_launch {
+	const struct ptx_module *module;
+	const struct ptx_kernel *kernel;
+	struct emu_dim3 grid, block;
+	size_t dyn_shmem;
+	void **args; /* as cudaLaunchKernel gets them: args[i] points at param i */
+};
+
+enum emu_fault_kind {
+	EMU_OK = 0,
+	EMU_FAULT_OOB,
+	EMU_FAULT_MISALIGNED,
+	EMU_FAULT_UNSUPPORTED,
+	EMU_FAULT_BARRIER,
+	EMU_FAULT_TRAP,
+	EMU_FAULT_LIMIT,
+};
+
+struct emu_fault {
+	enum emu_fault_kind kind;
+	struct emu_dim3 block, thread;
+	const char *file; /* from .loc/.file; NULL when unknown; owned by the module */
+	unsigned line;
+	uint64_t addr;
+	unsigned size;
+	int is_write;
+	char message[512]; /* one sentence, no file:line prefix */
+};
+
+/* Runs the whole grid to completion. Returns 0, or a negative code with *fault filled
+ * for the first fault (the kernel stops):
+ *   -EFAULT  memory fault (OOB, misaligned)     -ENOTSUP unsupported feature
+ *   -EDEADLK barrier misuse                      -ECANCELED trap
+ *   -E2BIG   resource limit (stack/recursion)    -EINVAL bad launch (fault.kind EMU_OK)
+ * fault may be NULL. */
+int emu_run(const struct emu_launch *l, struct emu_fault *fault);
+
+/* Device printf output goes here (default stdout); the runtime may redirect it. Output
+ * of one launch is written in block order, then thread order, at the end of each block. */
+void emu_set_printf_stream(void *file /* FILE* */);
+
+/* Per-launch hooks for tracing/race analysis (issues 6, 7). NULL = off; the
+ * interpreter checks one likely-NULL pointer per instruction/access. */
+struct emu_hooks {
+	void *ctx;
+	/* called before each decoded instruction a warp executes */
+	void (*on_insn)(void *ctx, unsigned block_linear, unsigned warp, uint32_t active,
+			unsigned pc, unsigned line);
+	/* called for each memory access of a warp instruction (space: 0 global, 1 shared,
+	 * 2 local, 3 const, 4 param) */
+	void (*on_access)(void *ctx, unsigned block_linear, unsigned warp, unsigned lane,
+			  int space, uint64_t addr, unsigned size, int is_write, unsigned line);
+	/* called when a warp reaches a barrier */
+	void (*on_barrier)(void *ctx, unsigned block_linear, unsigned warp, uint32_t active,
+			   unsigned line);
+};
+void emu_set_hooks(const struct emu_hooks *hooks); /* process-wide; NULL turns off */
+
+/* Cumulative thread-instruction count (for the benchmark). */
+uint64_t emu_thread_instructions(void);
+
+#endif

@@ -1,0 +1,138 @@
+/* ptx_internal.h — the decoded form of a PTX module, shared by ptx.c (decoder) and
+ * exec.c (interpreter). Not part of the public interface.
+ *
+ * Registers of a function live in one array of 64-bit slots per lane. Every operand is
+ * a slot: declared registers, the special registers (%tid...), and one slot per distinct
+ * immediate (filled when a frame is created), so instructions never test operand kinds.
+ */
+#ifndef PMPPLAB_EMU_PTX_INTERNAL_H
+#define PMPPLAB_EMU_PTX_INTERNAL_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "opcodes.h"
+#include "ptx.h"
+
+enum ptx_type {
+	PT_NONE, PT_B8, PT_B16, PT_B32, PT_B64, PT_B128, PT_U8, PT_U16, PT_U32, PT_U64,
+	PT_S8, PT_S16, PT_S32, PT_S64, PT_F16, PT_F16X2, PT_BF16, PT_BF16X2, PT_F32, PT_F64,
+	PT_PRED, PT__COUNT
+};
+
+enum ptx_space {
+	SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_CONST, SP_KPARAM, SP_FPARAM, SP_TEX
+};
+
+/* Slots reserved at the start of every frame, in this order. */
+enum ptx_sreg {
+	SR_ZERO, SR_SINK, SR_TID_X, SR_TID_Y, SR_TID_Z, SR_NTID_X, SR_NTID_Y, SR_NTID_Z,
+	SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z, SR_LANEID,
+	SR_WARPID, SR_NWARPID, SR_LANEMASK_EQ, SR_LANEMASK_LT, SR_LANEMASK_LE,
+	SR_LANEMASK_GT, SR_LANEMASK_GE, SR_SMID, SR_NSMID, SR_GRIDID, SR_LOCALBASE, SR__COUNT
+};
+
+/* Modifier values (insn.mod) */
+enum ptx_cmp {
+	CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_LO, CMP_LS, CMP_HI, CMP_HS,
+	CMP_EQU, CMP_NEU, CMP_LTU, CMP_LEU, CMP_GTU, CMP_GEU, CMP_NUM, CMP_NAN
+};
+enum ptx_boolop { BOOL_NONE, BOOL_AND, BOOL_OR, BOOL_XOR };
+enum ptx_rnd { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI };
+enum ptx_mulmode { MUL_LO, MUL_HI, MUL_WIDE };
+enum ptx_atomop {
+	AOP_ADD, AOP_MIN, AOP_MAX, AOP_INC, AOP_DEC, AOP_AND, AOP_OR, AOP_XOR, AOP_EXCH, AOP_CAS
+};
+enum ptx_shflmode { SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_IDX };
+enum ptx_votemode { VOTE_ALL, VOTE_ANY, VOTE_UNI, VOTE_BALLOT };
+enum ptx_barmode { BAR_SYNC, BAR_ARRIVE, BAR_RED_POPC, BAR_RED_AND, BAR_RED_OR };
+enum ptx_testp { TESTP_FINITE, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER,
+		 TESTP_NORMAL, TESTP_SUBNORMAL };
+
+/* insn.flags */
+#define PF_SAT 0x01u
+#define PF_FTZ 0x02u
+#define PF_APPROX 0x04u
+#define PF_SHF_LEFT 0x08u  /* shf.l */
+#define PF_SHF_WRAP 0x10u  /* shf .wrap */
+#define PF_CC 0x20u        /* .cc / carry variants (not emulated: refused) */
+#define PF_FULL 0x40u      /* div.full */
+
+#define PTX_NOPC 0xffffffffu /* no reconvergence point inside the function */
+
+struct ptx_insn {
+	uint8_t op;     /* enum ptx_opcode */
+	uint8_t type;   /* enum ptx_type of the operation */
+	uint8_t type2;  /* cvt: source type; setp/set: compare type for set's dest */
+	uint8_t mod;    /* cmp / rnd / mulmode / atomop / shflmode / votemode / barmode */
+	uint8_t mod2;   /* setp boolop; cvt: rnd; shfl... */
+	uint8_t flags;  /* PF_* */
+	uint8_t space;  /* enum ptx_space for ld/st/atom/red/cvta/isspacep */
+	uint8_t vec;    /* ld/st vector width (1, 2, 4); pack/unpack element count */
+	uint8_t nd, ns; /* operand counts */
+	uint8_t guard_neg;
+	uint8_t cvta_to; /* cvta.to.space */
+	int32_t guard;  /* predicate slot, or -1 */
+	uint32_t d[4];  /* destination slots */
+	uint32_t s[6];  /* source slots (ld/st/atom: s[0] is the address base) */
+	int64_t off;    /* address offset (symbol address + immediate) */
+	uint32_t target; /* bra: pc; call: function index; unsupported: message index */
+	uint32_t reconv; /* bra: immediate post-dominator pc, or PTX_NOPC */
+	uint32_t line;   /* .cu line (0 unknown) */
+	uint16_t file;   /* index into module files (0 unknown) */
+	uint16_t neg_c; /* setp: the boolean operand c is negated (!%p) */
+	uint32_t iline; /* .loc inlined_at line (0 none); used for toolkit-header lines */
+	uint16_t ifile;
+};
+
+struct ptx_param {
+	char *name;
+	size_t size, align, offset;
+};
+
+struct ptx_func {
+	char *name;
+	int is_entry, is_extern, defined;
+	int builtin; /* 0, or OP_VPRINTF / OP_ASSERTFAIL for known extern functions */
+	struct ptx_param *params; unsigned nparams;
+	struct ptx_param ret; int has_ret;
+	size_t param_size;     /* kernel: size of the parameter buffer */
+	size_t fparam_size;    /* bytes of per-lane .param storage of a frame */
+	size_t local_size;     /* bytes of .local per thread for this function */
+	size_t shared_size;    /* static .shared declared in this function */
+	unsigned nslots;       /* registers + specials + immediates */
+	uint64_t *imm_vals; uint32_t *imm_slots; unsigned nimm;
+	struct ptx_insn *code; unsigned ncode;
+	unsigned line;         /* declaration line in the .ptx */
+	uint32_t unsupported;  /* pc of the first OP_UNSUPPORTED reachable, or PTX_NOPC */
+	uint32_t fparam_args_off; /* offset of the formal params in the frame's area */
+	uint32_t fparam_ret_off;  /* offset of func_retval0 */
+};
+
+struct ptx_symbol {
+	char *name;
+	enum ptx_space space;
+	devaddr_t addr;  /* global/const: device address */
+	size_t size;
+};
+
+struct ptx_module {
+	char *path;
+	struct ptx_func *funcs; unsigned nfuncs;
+	struct ptx_symbol *syms; unsigned nsyms;
+	char **files; unsigned nfiles; /* index = .file number */
+	char **messages; unsigned nmessages; /* unsupported-feature messages */
+	uint32_t *callargs; unsigned ncallargs; /* call: argument .param offsets */
+	size_t shared_total;   /* all static .shared variables of the module */
+	size_t extern_shared_align;
+};
+
+/* struct ptx_kernel is an entry function. */
+struct ptx_kernel {
+	struct ptx_func f;
+};
+
+const char *ptx_module_file(const struct ptx_module *m, unsigned idx);
+const char *ptx_opcode_name(unsigned op);
+unsigned ptx_type_size(unsigned t);
+
+#endif

@@ -1,0 +1,214 @@
+// Emulator core tests: divergence, calls, warp operations, atomics, printf, faults.
+#include <cassert>
+#include <cstdio>
+#include <cuda_fp16.h>
+
+__device__ __noinline__ int fib(int n)
+{
+	return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
+
+__device__ __noinline__ float scaleAdd(float a, float b, int k)
+{
+	if (k & 1)
+		return a * k + b;
+	return a - b * k;
+}
+
+// nested ifs, per-thread trip counts, early return, break and continue
+__global__ void divergence(int *out, int n)
+{
+	int t = blockIdx.x * blockDim.x + threadIdx.x;
+	if (t >= n)
+		return;
+	int v = 0;
+	if (t % 2 == 0) {
+		if (t % 4 == 0)
+			v += 100;
+		else
+			v += 200;
+	} else {
+		if (t % 3 == 0)
+			v += 300;
+	}
+	for (int i = 0; i < t % 7; i++)
+		v += i;
+	for (int i = 0; i < 100; i++) {
+		if (i == t % 13)
+			break;
+		if (i % 2)
+			continue;
+		v += 1000;
+	}
+	int k = t;
+	while (k > 1) { // per-thread trip counts (Collatz steps)
+		k = (k % 2) ? 3 * k + 1 : k / 2;
+		v++;
+	}
+	if (t % 5 == 4) {
+		out[t] = -v;
+		return;
+	}
+	out[t] = v + __popc(__activemask());
+}
+
+__global__ void calls(const float *a, float *out, int *fibs, int n)
+{
+	int t = blockIdx.x * blockDim.x + threadIdx.x;
+	if (t < n) {
+		out[t] = scaleAdd(a[t], 2.0f, t);
+		fibs[t] = fib(t % 12);
+	}
+}
+
+__global__ void warpOps(const int *in, unsigned *out)
+{
+	int t = threadIdx.x, lane = t & 31;
+	int v = in[t];
+	unsigned *o = out + t * 10;
+	o[0] = __ballot_sync(0xffffffff, v > 50);
+	o[1] = __any_sync(0xffffffff, v == 7);
+	o[2] = __all_sync(0xffffffff, v >= 0);
+	o[3] = __shfl_sync(0xffffffff, v, 3);
+	o[4] = __shfl_up_sync(0xffffffff, v, 2);
+	o[5] = __shfl_down_sync(0xffffffff, v, 5);
+	o[6] = __shfl_xor_sync(0xffffffff, v, 9);
+	o[7] = __shfl_sync(0xffffffff, v, lane + 1, 8);
+	o[8] = __match_any_sync(0xffffffff, v % 4);
+	unsigned m = 0;
+	if (lane % 3 == 0)
+		m = __activemask();
+	o[9] = m;
+}
+
+__device__ double atomicAddCas(double *addr, double val)
+{
+	unsigned long long *p = (unsigned long long *)addr, old = *p, assumed;
+	do {
+		assumed = old;
+		old = atomicCAS(p, assumed, __double_as_longlong(val + __longlong_as_double(assumed)));
+	} while (assumed != old);
+	return __longlong_as_double(old);
+}
+
+__global__ void atomics(int *iv, unsigned *uv, float *fv, double *dv)
+{
+	int t = blockIdx.x * blockDim.x + threadIdx.x;
+	atomicAdd(&iv[0], t);
+	atomicSub(&iv[1], 1);
+	atomicMin(&iv[2], 1000 - t);
+	atomicMax(&iv[3], t * 3);
+	atomicAnd(&uv[0], ~(1u << (t % 32)));
+	atomicOr(&uv[1], 1u << (t % 32));
+	atomicXor(&uv[2], (unsigned)t);
+	atomicInc(&uv[3], 16u);
+	atomicDec(&uv[4], 16u);
+	atomicExch(&uv[5], 77u);
+	atomicAdd(&fv[0], 0.5f);
+	atomicAdd(&dv[0], 0.25);
+	atomicAddCas(&dv[1], 1.0);
+	__shared__ int s;
+	if (threadIdx.x == 0)
+		s = 0;
+	__syncthreads();
+	atomicAdd(&s, 2);
+	__syncthreads();
+	if (threadIdx.x == 0)
+		atomicAdd(&iv[4], s);
+}
+
+__global__ void intOps(const int *a, const int *b, int *out, int n)
+{
+	int t = blockIdx.x * blockDim.x + threadIdx.x;
+	if (t >= n)
+		return;
+	int x = a[t], y = b[t];
+	unsigned ux = (unsigned)x, uy = (unsigned)y;
+	int *o = out + t * 16;
+	o[0] = y ? x / y : 0;
+	o[1] = y ? x % y : 0;
+	o[2] = uy ? (int)(ux / uy) : 0;
+	o[3] = uy ? (int)(ux % uy) : 0;
+	o[4] = __mulhi(x, y);
+	o[5] = (int)__umulhi(ux, uy);
+	o[6] = __popc(ux);
+	o[7] = __clz(x);
+	o[8] = (int)__brev(ux);
+	o[9] = (int)__byte_perm(ux, uy, 0x3715);
+	o[10] = (int)__funnelshift_l(ux, uy, y & 31);
+	o[11] = x >> (y & 31);
+	o[12] = (int)(ux >> (y & 31));
+	o[13] = min(x, y) + max(x, y) * 3;
+	o[14] = abs(x) ^ (x << 3);
+	o[15] = (int)(((long long)x * y) >> 7);
+}
+
+__global__ void floatOps(const float *a, const float *b, float *out, int *iout, double *dout, int n)
+{
+	int t = blockIdx.x * blockDim.x + threadIdx.x;
+	if (t >= n)
+		return;
+	float x = a[t], y = b[t];
+	float *o = out + t * 8;
+	o[0] = x * y + x;
+	o[1] = x / y;
+	o[2] = sqrtf(fabsf(x));
+	o[3] = fminf(x, y) - fmaxf(x, y);
+	o[4] = __saturatef(x);
+	o[5] = (float)(int)x;
+	o[6] = __half2float(__float2half(x));
+	o[7] = rsqrtf(fabsf(y) + 1.0f);
+	int *io = iout + t * 6;
+	io[0] = __float2int_rn(x);
+	io[1] = __float2int_rz(x);
+	io[2] = __float2int_rd(x);
+	io[3] = __float2int_ru(x);
+	io[4] = (int)__float2uint_rn(x);
+	io[5] = x < y;
+	double dx = x, dy = y;
+	dout[t * 3] = dx / dy;
+	dout[t * 3 + 1] = sqrt(fabs(dx)) + dx * dy;
+	dout[t * 3 + 2] = (double)(long long)(dx * 1000.0);
+}
+
+__global__ void printer(int n)
+{
+	int t = threadIdx.x;
+	if (t < n)
+		printf("block %d thread %d: %d %5.2f %s %c %x %lld\n", blockIdx.x, t, t * t,
+		       t * 0.5, "ok", 'A' + t, 255 + t, 1LL << (40 + t));
+}
+
+__global__ void oob(float *a, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	a[i] = 1.0f; // OOB_LINE: no bounds check
+}
+
+__global__ void sharedOob(int *out, int k)
+{
+	__shared__ int s[64];
+	s[threadIdx.x] = threadIdx.x;
+	__syncthreads();
+	out[threadIdx.x] = s[threadIdx.x + k];
+}
+
+__global__ void trapper(int *p)
+{
+	if (threadIdx.x == 5)
+		__trap();
+	p[threadIdx.x] = 1;
+}
+
+__global__ void asserter(int *p)
+{
+	assert(p[threadIdx.x] == 0);
+}
+
+__global__ void barrierDivergent(int *p)
+{
+	if (threadIdx.x < 16) {
+		__syncthreads();
+		p[threadIdx.x] = 1;
+	}
+}

@@ -1,0 +1,59 @@
+#!/bin/bash
+# End to end through the real binary: grading lab 01's solution, starter and a broken
+# spec on one backend, checking verdicts, messages, exit codes and the JSON.
+# usage: e2e_grade.sh PMPPLAB SOURCE_ROOT BACKEND   (BACKEND gpu skips without a GPU)
+set -u
+pmpplab=$1 root=$2 backend=$3
+if [ "$backend" = gpu ] && ! { [ -e /dev/nvidia0 ] || [ -e /dev/nvidiactl ]; }; then
+  echo "no GPU here: skipped"; exit 77
+fi
+export PMPPLAB_CACHE=${PMPPLAB_CACHE:-$(mktemp -d)}
+lab=$root/kernels/01-vecadd
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$pmpplab" --grade 01-vecadd --backend "$backend" --submission "$lab/solution.cu" >"$tmp/sol.txt" 2>&1
+rc=$?; cat "$tmp/sol.txt"
+[ $rc = 0 ] || fail "solution: exit $rc, expected 0"
+grep -q "score 8/8" "$tmp/sol.txt" || fail "solution: not 8/8"
+
+"$pmpplab" --grade 01-vecadd --backend "$backend" --submission "$root/labs/01-vecadd/vecadd.cu" >"$tmp/start.txt" 2>&1
+rc=$?; cat "$tmp/start.txt"
+[ $rc = 1 ] || fail "starter: exit $rc, expected 1"
+grep -q "FAIL correctness: not-a-multiple" "$tmp/start.txt" || fail "starter: correctness not failed"
+grep -q "No element of C was written" "$tmp/start.txt" || fail "starter: no diagnosis"
+
+"$pmpplab" --grade 01-vecadd --backend "$backend" --submission "$lab/wrong/no-bounds-guard.cu" >"$tmp/nbg.txt" 2>&1
+rc=$?; cat "$tmp/nbg.txt"
+[ $rc = 1 ] || fail "no-bounds-guard: exit $rc, expected 1"
+grep -q "FAIL memcheck" "$tmp/nbg.txt" || fail "no-bounds-guard: memcheck passed"
+grep -q "no-bounds-guard.cu:11" "$tmp/nbg.txt" || fail "no-bounds-guard: line 11 not named"
+
+"$pmpplab" --grade 01-vecadd --backend "$backend" --submission "$lab/solution.cu" --format json --output "$tmp/r.json"
+rc=$?
+[ $rc = 0 ] || fail "json: exit $rc"
+python3 - "$tmp/r.json" <<'PY' || fail "json shape"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["score"] == r["max_score"] == 8, r
+for t in r["tests"]:
+    assert set(t) >= {"name", "score", "max_score", "status", "output"}, t
+    assert t["status"] in ("passed", "failed")
+PY
+
+cat > "$tmp/broken.cu" <<'CU'
+void vecAdd(const float *A, const float *B, float *C, int n) { C[0] = undefinedName; }
+CU
+"$pmpplab" --grade 01-vecadd --backend "$backend" --submission "$tmp/broken.cu" >"$tmp/b.txt" 2>&1
+rc=$?; cat "$tmp/b.txt"
+[ $rc = 1 ] || fail "compile error: exit $rc, expected 1"
+grep -q "broken.cu:1:.*error: identifier \"undefinedName\" is undefined" "$tmp/b.txt" || fail "compile error not located"
+
+mkdir -p "$tmp/labs/01-vecadd"
+cp "$root/labs/01-vecadd/"* "$tmp/labs/01-vecadd/"
+sed -i 's|\.\./\.\./kernels|'"$root"'/kernels|; s/^chapter: 2/chapter: two/' "$tmp/labs/01-vecadd/lab.yaml"
+"$pmpplab" --labs "$tmp/labs" --grade 01-vecadd --backend "$backend" --submission "$lab/solution.cu" >"$tmp/spec.txt" 2>&1
+rc=$?; cat "$tmp/spec.txt"
+[ $rc = 2 ] || fail "broken spec: exit $rc, expected 2"
+grep -q "lab.yaml:4:.*chapter" "$tmp/spec.txt" || fail "broken spec: file:line not named"
+echo "all end-to-end checks passed ($backend)"

@@ -1,0 +1,79 @@
+/* Compiler output parsing: EDG (nvcc's front end) with caret columns, gcc, ptxas, ld. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "nvccdiag.h"
+
+/* Captured from nvcc 13.0. */
+static const char edg[] =
+	"/home/s/vecadd.cu(4): error: identifier \"undefinedThing\" is undefined\n"
+	"      a[i] = undefinedThing + 1;\n"
+	"             ^\n"
+	"\n"
+	"/home/s/vecadd.cu(5): warning #177-D: variable \"unused\" was declared but never referenced\n"
+	"      int unused;\n"
+	"          ^\n"
+	"\n"
+	"Remark: The warnings can be suppressed with \"-diag-suppress <warning-number>\"\n"
+	"\n"
+	"/home/s/vecadd.cu(7): error: expected a \";\"\n"
+	"  void host() { k<<<1,1>>>(nullptr, 3) }\n"
+	"                                       ^\n"
+	"\n"
+	"2 errors detected in the compilation of \"/home/s/vecadd.cu\".\n";
+
+static void test_edg(void **state)
+{
+	(void)state;
+	struct diag_list d;
+	diag_list_init(&d);
+	assert_int_equal(nvccdiag_parse(edg, &d), 2);
+	assert_int_equal(d.n, 3);
+	assert_string_equal(d.items[0].file, "/home/s/vecadd.cu");
+	assert_int_equal(d.items[0].line, 4);
+	assert_int_equal(d.items[0].col, 12);
+	assert_int_equal(d.items[0].severity, DIAG_ERROR);
+	assert_string_equal(d.items[0].message, "identifier \"undefinedThing\" is undefined");
+	assert_int_equal(d.items[1].severity, DIAG_WARNING);
+	assert_int_equal(d.items[1].line, 5);
+	assert_int_equal(d.items[1].col, 9);
+	assert_int_equal(d.items[2].line, 7);
+	assert_int_equal(d.items[2].col, 38);
+	diag_list_release(&d);
+}
+
+static void test_gcc_ptxas_ld(void **state)
+{
+	(void)state;
+	const char text[] =
+		"/tmp/glue.c:12:5: error: 'x' undeclared (first use in this function)\n"
+		"   12 |     x = 1;\n"
+		"      |     ^\n"
+		"ptxas error   : Entry function '_Z1kPf' uses too much shared data (0x10000 bytes, 0xc000 max)\n"
+		"/usr/bin/ld: /tmp/tmpxft.o: in function `main':\n"
+		"tmpxft_0000121e-6_bad2.cudafe1.cpp:(.text+0x33): undefined reference to `f()'\n"
+		"collect2: error: ld returned 1 exit status\n";
+	struct diag_list d;
+	diag_list_init(&d);
+	assert_int_equal(nvccdiag_parse(text, &d), 3);
+	assert_string_equal(d.items[0].file, "/tmp/glue.c");
+	assert_int_equal(d.items[0].line, 12);
+	assert_int_equal(d.items[0].col, 5);
+	assert_non_null(strstr(d.items[1].message, "too much shared data"));
+	assert_non_null(strstr(d.items[2].message, "'f()' is used but never defined"));
+	diag_list_release(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_edg),
+		cmocka_unit_test(test_gcc_ptxas_ld),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

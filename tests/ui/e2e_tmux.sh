@@ -1,0 +1,139 @@
+#!/bin/bash
+# End-to-end test of the TUI: drives the real pmpplab binary in a detached tmux session
+# on the emulator backend and reads the screen with capture-pane. The student's loop:
+# the list is visible, open lab 01, run it, the starter fails, the test "fixes" the file
+# (copies the lab's solution over it), watch mode regrades and it passes, the terminal
+# shrinks to 80x24 and the screen still works, back to the list, quit.
+#
+# usage: e2e_tmux.sh PMPPLAB SOURCE_ROOT
+# Exits 77 (skipped) without tmux, with PMPPLAB_SKIP_E2E set, or when this build cannot
+# grade on the emulator at all (pmpplab --grade exits 2: no nvcc, no emulator runtime).
+# With E2E_SCREENS=DIR it keeps every captured screen in DIR; E2E_BACKEND=gpu runs the
+# same loop on a GPU machine.
+set -u
+
+PMPPLAB=${1:?usage: e2e_tmux.sh PMPPLAB SOURCE_ROOT}
+SRC=${2:?usage: e2e_tmux.sh PMPPLAB SOURCE_ROOT}
+LAB=01-vecadd
+BACKEND=${E2E_BACKEND:-emu}
+STUDENT=vecadd.cu
+
+if [ -n "${PMPPLAB_SKIP_E2E:-}" ]; then
+	echo "skipped: PMPPLAB_SKIP_E2E is set"
+	exit 77
+fi
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "skipped: tmux is not installed"
+	exit 77
+fi
+
+WORK=$(mktemp -d /tmp/pmpplab-e2e.XXXXXX)
+SOCK="$WORK/tmux.sock"
+SCREENS=${E2E_SCREENS:-$WORK/screens}
+mkdir -p "$SCREENS"
+tm() { tmux -S "$SOCK" "$@"; }
+cleanup() {
+	tm kill-server >/dev/null 2>&1
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*"
+	echo "--- last screen ---"
+	tm capture-pane -p -t e2e 2>/dev/null
+	echo "--- tui.log ---"
+	cat "$WORK/ws/.pmpplab/tui.log" 2>/dev/null | tail -20
+	exit 1
+}
+
+# Can this build grade at all on the emulator? The solution must pass; a configuration
+# error (exit 2) means the emulator or nvcc is missing here, which is a skip.
+"$PMPPLAB" --labs "$SRC/labs" --grade "$LAB" --backend "$BACKEND" \
+	--submission "$SRC/kernels/$LAB/solution.cu" >"$WORK/probe.txt" 2>&1
+case $? in
+0) ;;
+2)
+	echo "skipped: pmpplab cannot grade on the emulator here:"
+	cat "$WORK/probe.txt"
+	exit 77
+	;;
+*)
+	cat "$WORK/probe.txt"
+	fail "the solution of $LAB does not pass pmpplab --grade --backend $BACKEND"
+	;;
+esac
+
+"$PMPPLAB" --labs "$SRC/labs" init "$WORK/ws" >/dev/null || fail "pmpplab init failed"
+
+# capture NAME: the screen now, kept as SCREENS/NAME.txt.
+capture() {
+	tm capture-pane -p -t e2e >"$SCREENS/$1.txt" 2>/dev/null
+	cat "$SCREENS/$1.txt"
+}
+
+# wait_for SECONDS REGEX: until the screen matches (grep -E), or fail.
+wait_for() {
+	local deadline=$((SECONDS + $1))
+	while [ $SECONDS -lt $deadline ]; do
+		if tm capture-pane -p -t e2e 2>/dev/null | grep -Eq -- "$2"; then
+			return 0
+		fi
+		sleep 0.2
+	done
+	fail "waited $1 s for /$2/ on the screen"
+}
+
+tm -f /dev/null new-session -d -s e2e -x 160 -y 48 \
+	"cd '$WORK/ws' && LANG=C.UTF-8 LC_ALL=C.UTF-8 EDITOR=true '$PMPPLAB' --labs '$SRC/labs' --backend $BACKEND"
+tm set-option -t e2e remain-on-exit on >/dev/null
+
+# 1. The list.
+wait_for 10 "$LAB .*not started"
+capture list-160x48 >/dev/null
+grep -q "F10Quit" "$SCREENS/list-160x48.txt" || fail "no key bar on the list"
+
+# 2. Open lab 01: the reading and the empty results, side by side at 160 columns.
+tm send-keys -t e2e Enter
+wait_for 10 "No results yet"
+wait_for 5 "Vector addition"
+capture lab-160x48 >/dev/null
+
+# 3. Run the untouched starter: it must fail, with a failed correctness line.
+tm send-keys -t e2e r
+wait_for 120 "FAILED"
+capture fail-160x48 >/dev/null
+grep -Eq "(✘|x) correctness" "$SCREENS/fail-160x48.txt" || fail "no failed correctness check shown"
+
+# 4. Fix the file the way an editor that saves by rename would, and let watch mode
+#    regrade it without a key press.
+cp "$SRC/kernels/$LAB/solution.cu" "$WORK/ws/$LAB/.$STUDENT.new"
+mv "$WORK/ws/$LAB/.$STUDENT.new" "$WORK/ws/$LAB/$STUDENT"
+wait_for 120 "PASSED"
+capture pass-160x48 >/dev/null
+grep -q '"passed"' "$WORK/ws/.pmpplab/state.json" || fail "state.json does not record the pass"
+
+# 5. Shrink to 80x24: tabs replace the split, the key bar and status stay.
+tm resize-window -t e2e -x 80 -y 24
+wait_for 10 "Reading +Results"
+capture pass-80x24 >/dev/null
+[ "$(wc -l <"$SCREENS/pass-80x24.txt")" -le 24 ] || fail "screen taller than 24 rows"
+grep -q "F10Quit" "$SCREENS/pass-80x24.txt" || fail "no key bar at 80x24"
+tm send-keys -t e2e Tab
+wait_for 5 "Lab 01"
+capture lab-80x24 >/dev/null
+
+# 6. Back to the list, which now says passed; then quit cleanly.
+tm send-keys -t e2e Escape
+wait_for 10 "$LAB .*passed"
+capture list-80x24 >/dev/null
+tm send-keys -t e2e q
+deadline=$((SECONDS + 10))
+while [ "$(tm display-message -p -t e2e '#{pane_dead}' 2>/dev/null)" != 1 ]; do
+	[ $SECONDS -lt $deadline ] || fail "pmpplab did not quit on q"
+	sleep 0.2
+done
+status=$(tm display-message -p -t e2e '#{pane_dead_status}')
+[ "$status" = 0 ] || fail "pmpplab exited with status $status"
+
+echo "ok: list, open, run (failed), fix, watch (passed), 80x24, back, quit"

@@ -1,0 +1,116 @@
+/* job: grading runs on another thread; its progress and result arrive through the pipe
+ * in order, and the UI thread stays free while it runs. */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "job.h"
+
+static pthread_mutex_t gate = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t grader_thread;
+
+/* A grader that reports build, two datasets and done, after the test opens the gate. */
+static int fake_grade(const struct lab_spec *spec, const struct grade_opts *opts,
+		      struct report **out, struct diag_list *diags)
+{
+	(void)spec;
+	grader_thread = pthread_self();
+	pthread_mutex_lock(&gate);
+	pthread_mutex_unlock(&gate);
+	struct grade_progress p = {GRADE_STAGE_BUILD, 0, 1, opts->submission};
+	opts->progress(opts->userdata, &p);
+	p = (struct grade_progress){GRADE_STAGE_DATASET, 0, 2, "small"};
+	opts->progress(opts->userdata, &p);
+	p = (struct grade_progress){GRADE_STAGE_DATASET, 1, 2, "odd"};
+	opts->progress(opts->userdata, &p);
+	p = (struct grade_progress){GRADE_STAGE_DONE, 0, 0, NULL};
+	opts->progress(opts->userdata, &p);
+	if (opts->quick) {
+		diag_add(diags, DIAG_ERROR, "x.cu", 3, 0, "no nvcc");
+		return -ENOENT;
+	}
+	*out = report_new("01-vecadd", opts->submission, "emu", 42);
+	report_add(*out, "build", 0, true, NULL);
+	report_add(*out, "correctness: small", 2, false, "3 elements wrong");
+	return 0;
+}
+
+static int next_event(struct job *j, struct job_event *ev)
+{
+	struct pollfd p = {job_fd(j), POLLIN, 0};
+	if (poll(&p, 1, 2000) <= 0)
+		return 0;
+	return job_next(j, ev);
+}
+
+static void test_events_in_order(void **state)
+{
+	(void)state;
+	struct job *j = job_new(fake_grade);
+	assert_non_null(j);
+	struct grade_opts opts = {.backend = BACKEND_EMU, .submission = "/ws/01/vecadd.cu"};
+	pthread_mutex_lock(&gate);
+	assert_int_equal(job_start(j, NULL, &opts), 0);
+	assert_true(job_busy(j));
+	/* While the grader waits, a second start is refused and nothing is readable. */
+	assert_int_equal(job_start(j, NULL, &opts), -EBUSY);
+	struct job_event ev;
+	assert_int_equal(job_next(j, &ev), 0);
+	pthread_mutex_unlock(&gate);
+
+	assert_int_equal(next_event(j, &ev), 1);
+	assert_int_equal(ev.kind, JOB_PROGRESS);
+	assert_int_equal(ev.progress.stage, GRADE_STAGE_BUILD);
+	assert_string_equal(ev.progress.what, "/ws/01/vecadd.cu");
+	assert_int_equal(next_event(j, &ev), 1);
+	assert_int_equal(ev.progress.stage, GRADE_STAGE_DATASET);
+	assert_int_equal(ev.progress.index, 0);
+	assert_int_equal(ev.progress.count, 2);
+	assert_string_equal(ev.progress.what, "small");
+	assert_int_equal(next_event(j, &ev), 1);
+	assert_string_equal(ev.progress.what, "odd");
+	assert_int_equal(next_event(j, &ev), 1);
+	assert_int_equal(ev.progress.stage, GRADE_STAGE_DONE);
+	assert_null(ev.progress.what);
+	assert_int_equal(next_event(j, &ev), 1);
+	assert_int_equal(ev.kind, JOB_DONE);
+	assert_int_equal(ev.rc, 0);
+	assert_false(pthread_equal(grader_thread, pthread_self()));
+	assert_non_null(ev.report);
+	assert_int_equal(ev.report->n_tests, 2);
+	assert_string_equal(ev.report->submission, "/ws/01/vecadd.cu");
+	assert_false(ev.quick);
+	assert_true(ev.elapsed_ms >= 0);
+	assert_false(job_busy(j));
+	report_free(ev.report);
+	diag_list_release(&ev.diags);
+
+	/* A failing configuration comes back as rc and diagnostics. */
+	opts.quick = true;
+	assert_int_equal(job_start(j, NULL, &opts), 0);
+	do
+		assert_int_equal(next_event(j, &ev), 1);
+	while (ev.kind != JOB_DONE);
+	assert_int_equal(ev.rc, -ENOENT);
+	assert_true(ev.quick);
+	assert_null(ev.report);
+	assert_int_equal(ev.diags.n, 1);
+	assert_string_equal(ev.diags.items[0].message, "no nvcc");
+	diag_list_release(&ev.diags);
+	job_free(j);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_events_in_order),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,135 @@
+/* watch: saves are seen whether the editor writes in place or renames a new file over
+ * the old one, other files are ignored, and a burst of events gives one change. */
+#include <fcntl.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "watch.h"
+
+static char dir[64], file[128], tmp[128], other[128];
+
+static int setup(void **state)
+{
+	(void)state;
+	strcpy(dir, "/tmp/pmpplab-watch-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/vecadd.cu", dir);
+	snprintf(tmp, sizeof(tmp), "%s/.vecadd.cu.swp", dir);
+	snprintf(other, sizeof(other), "%s/notes.txt", dir);
+	FILE *f = fopen(file, "w");
+	fputs("// starter\n", f);
+	fclose(f);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unlink(file);
+	unlink(tmp);
+	unlink(other);
+	rmdir(dir);
+	return 0;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Waits up to 1 s for the watch to have input, then reads it at time NOW. */
+static bool wait_read(struct watch *w, uint64_t now)
+{
+	struct pollfd p = {watch_fd(w), POLLIN, 0};
+	if (poll(&p, 1, 1000) <= 0)
+		return false;
+	return watch_read(w, now);
+}
+
+static void test_in_place(void **state)
+{
+	(void)state;
+	struct watch *w = watch_new(file);
+	assert_non_null(w);
+	assert_int_equal(watch_timeout(w, 1000), -1);
+	write_file(file, "// edited\n");
+	assert_true(wait_read(w, 1000));
+	assert_false(watch_take(w, 1000)); /* not yet: debounce */
+	assert_int_equal(watch_timeout(w, 1000), WATCH_DEBOUNCE_MS);
+	assert_int_equal(watch_timeout(w, 1000 + WATCH_DEBOUNCE_MS), 0);
+	assert_true(watch_take(w, 1000 + WATCH_DEBOUNCE_MS));
+	assert_false(watch_take(w, 5000)); /* once */
+	watch_free(w);
+}
+
+static void test_rename_save(void **state)
+{
+	(void)state;
+	struct watch *w = watch_new(file);
+	assert_non_null(w);
+	/* vim-style: write a new file, rename it over the original; twice, since a watch
+	 * on the file itself would have died with the first rename. */
+	for (int i = 0; i < 2; i++) {
+		write_file(tmp, "// saved by rename\n");
+		assert_false(wait_read(w, 0)); /* the new file alone is not the file */
+		assert_int_equal(rename(tmp, file), 0);
+		struct pollfd p = {watch_fd(w), POLLIN, 0};
+		assert_true(poll(&p, 1, 1000) > 0);
+		assert_true(watch_read(w, 2000));
+		assert_true(watch_take(w, 2000 + WATCH_DEBOUNCE_MS));
+	}
+	watch_free(w);
+}
+
+static void test_other_files_ignored(void **state)
+{
+	(void)state;
+	struct watch *w = watch_new(file);
+	write_file(other, "hello\n");
+	struct pollfd p = {watch_fd(w), POLLIN, 0};
+	assert_true(poll(&p, 1, 1000) > 0);
+	assert_false(watch_read(w, 0));
+	assert_int_equal(watch_timeout(w, 0), -1);
+	watch_free(w);
+}
+
+static void test_debounce_burst(void **state)
+{
+	(void)state;
+	struct watch *w = watch_new(file);
+	watch_touch(w, 100);
+	watch_touch(w, 200); /* a second event in the burst moves the deadline */
+	assert_false(watch_take(w, 100 + WATCH_DEBOUNCE_MS));
+	assert_true(watch_take(w, 200 + WATCH_DEBOUNCE_MS));
+	watch_free(w);
+}
+
+static void test_missing_dir(void **state)
+{
+	(void)state;
+	assert_null(watch_new("/nonexistent-pmpplab/x.cu"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_in_place, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rename_save, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_other_files_ignored, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_debounce_burst, setup, teardown),
+		cmocka_unit_test(test_missing_dir),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,69 @@
+/* app: the TUI's model of the session, shared by tui.c (which updates it) and the panels
+ * (which read it and draw). Commands that change it (open a lab, run, edit, reset) are
+ * app_* functions in tui.c, so panels never change the model behind the loop's back. */
+#ifndef PMPPLAB_UI_APP_H
+#define PMPPLAB_UI_APP_H
+
+#include <stdbool.h>
+
+#include "backend.h"
+#include "job.h"
+#include "keymap.h"
+#include "labs.h"
+#include "layout.h"
+#include "panel.h"
+#include "results.h"
+#include "state.h"
+#include "watch.h"
+
+struct app {
+	char *ws;                /* workspace folder (absolute) */
+	char *labs_dir;
+	enum backend_kind backend;
+	struct lab_list labs;
+	struct ui_state state;
+	char *state_path;
+	struct layout layout;
+	bool mono, ascii;
+
+	enum keymap_view view;
+	enum keymap_view help_return; /* the view help goes back to */
+	struct panel *list_panel, *lab_panel, *help_panel;
+	unsigned selected;       /* index into labs */
+
+	/* The open lab (lab view), or NULL. */
+	const struct lab_spec *open;
+	char *student_path;
+	struct watch *watch;
+
+	/* Grading. */
+	struct job *job;
+	const struct lab_spec *job_lab; /* the lab the running job grades */
+	struct results_run run;
+	bool rerun_pending, rerun_quick;
+	/* The latest result, for report_lab. */
+	const struct lab_spec *report_lab;
+	struct report *report;
+	bool report_quick;
+	double elapsed_ms;
+	struct diag_list errors;
+
+	char status[512];
+	enum ui_role status_role;
+	bool confirm_reset;
+	unsigned spin;           /* spinner frame while a job runs */
+};
+
+/* The selected lab in the list. */
+const struct lab_spec *app_selected(const struct app *a);
+/* Opens the lab view on lab index I. */
+void app_open_lab(struct app *a, unsigned i);
+/* Back to the list from the lab view. */
+void app_close_lab(struct app *a);
+/* A one-line status message. */
+void app_status(struct app *a, enum ui_role role, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The state of a lab (never NULL). */
+struct lab_state *app_lab_state(struct app *a, const struct lab_spec *spec);
+
+#endif

@@ -1,0 +1,48 @@
+/* job: one grading run in a background thread, so the screen stays live while nvcc and
+ * the student program run. The thread never touches curses: grade_lab's progress
+ * callback and the final result are written as messages to a pipe, and the UI thread
+ * reads them when poll() says the pipe is readable. */
+#ifndef PMPPLAB_UI_JOB_H
+#define PMPPLAB_UI_JOB_H
+
+#include <stdbool.h>
+
+#include "grade.h"
+
+/* The grading function: grade_lab in pmpplab, a fake in tests. */
+typedef int (*job_grade_fn)(const struct lab_spec *spec, const struct grade_opts *opts,
+			    struct report **out, struct diag_list *diags);
+
+enum job_event_kind { JOB_PROGRESS, JOB_DONE };
+
+struct job_event {
+	enum job_event_kind kind;
+	/* JOB_PROGRESS: what the grader reported; progress.what points into what[]. */
+	struct grade_progress progress;
+	char what[96];
+	/* JOB_DONE: grade_lab's return code, its report (caller frees with report_free)
+	 * and diagnostics (caller releases), and how long the run took. */
+	int rc;
+	struct report *report;
+	struct diag_list diags;
+	bool quick;
+	double elapsed_ms;
+};
+
+struct job;
+
+/* A job runner calling GRADE. Returns NULL with errno set when the pipe cannot be made. */
+struct job *job_new(job_grade_fn grade);
+/* Waits for nothing: a run still going is detached and its result dropped at exit. */
+void job_free(struct job *j);
+/* The read end of the message pipe, for poll(). */
+int job_fd(const struct job *j);
+/* Starts grading SPEC with OPTS (copied; opts->progress and userdata are replaced).
+ * Returns 0, -EBUSY while a run is going, or -errno when the thread cannot start. */
+int job_start(struct job *j, const struct lab_spec *spec, const struct grade_opts *opts);
+bool job_busy(const struct job *j);
+/* Reads the next message without blocking. Returns 1 with *ev filled, 0 when there is
+ * none, or -errno. After JOB_DONE the job is idle again. */
+int job_next(struct job *j, struct job_event *ev);
+
+#endif

@@ -1,0 +1,170 @@
+/* list_panel: the lab list (chapter, title, status, best score) and, below it, the
+ * selected lab's summary. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "draw.h"
+#include "glyph.h"
+#include "mdview.h"
+#include "panel.h"
+#include "utf8.h"
+#include "xmem.h"
+
+struct list_panel {
+	struct panel base;
+	unsigned top; /* first lab shown */
+};
+
+static void list_status_cell(const struct lab_state *st, char *buf, size_t n, enum ui_role *role)
+{
+	enum lab_status s = st ? st->status : LAB_NOT_STARTED;
+	enum glyph g = s == LAB_PASSED ? GLYPH_PASS : s == LAB_FAILING ? GLYPH_FAIL : GLYPH_PENDING;
+	*role = s == LAB_PASSED ? ROLE_PASS : s == LAB_FAILING ? ROLE_FAIL : ROLE_DIM;
+	snprintf(buf, n, "%s %s", glyph(g), state_status_name(s));
+}
+
+static void list_row(struct app *a, const struct lab_spec *spec, int y, int w, bool sel)
+{
+	const struct lab_state *st = state_find(&a->state, spec->id);
+	enum ui_role base = sel ? ROLE_SELECTED : ROLE_NORMAL;
+	struct rect row = {y, 0, 1, w};
+	draw_fill(&row, base);
+	char status[48], best[32];
+	enum ui_role srole;
+	list_status_cell(st, status, sizeof(status), &srole);
+	if (st && st->best_max > 0)
+		snprintf(best, sizeof(best), "%g/%g", st->best, st->best_max);
+	else /* quick runs skip datasets: their score is not a grade */
+		snprintf(best, sizeof(best), "-");
+	/* Columns: marker 2, id 16, chapter 4, title (flexible), status 15, best 9. */
+	int title_w = w - 2 - 16 - 4 - 15 - 9 - 2;
+	draw_text(y, 0, 2, base, sel ? glyph(GLYPH_RUNNING) : " ");
+	draw_text(y, 2, 15, base, spec->id);
+	char ch[8];
+	snprintf(ch, sizeof(ch), "%3u", spec->chapter);
+	draw_text(y, 18, 4, sel ? base : ROLE_DIM, ch);
+	draw_text(y, 22, title_w, base, spec->title ? spec->title : "");
+	draw_text(y, 22 + title_w + 1, 15, sel ? base : srole, status);
+	int bw = utf8_width(best, strlen(best));
+	draw_text(y, w - 1 - bw, 9, sel ? base : ROLE_NORMAL, best);
+}
+
+static void list_draw_detail(struct app *a, const struct rect *r)
+{
+	const struct lab_spec *spec = app_selected(a);
+	draw_fill(r, ROLE_NORMAL);
+	if (!spec || r->h < 2)
+		return;
+	struct sline_list lines;
+	sline_list_init(&lines);
+	struct sline *s = sline_list_add(&lines);
+	sline_printf(s, ROLE_H2, "%s", spec->title ? spec->title : spec->id);
+	sline_printf(s, ROLE_DIM, "  chapter %u", spec->chapter);
+	if (spec->summary)
+		mdview_render(spec->summary, strlen(spec->summary), r->w - 2, &lines);
+	char *file = xasprintf("%s/%s/%s", a->ws, spec->id, spec->student ? spec->student : "");
+	sline_list_addf(&lines, ROLE_DIM, "Your file: %s", file);
+	free(file);
+	sline_list_addf(&lines, ROLE_DIM, "Enter opens the lab %s e edits %s r runs %s g grades",
+			glyph(GLYPH_SEP), glyph(GLYPH_SEP), glyph(GLYPH_SEP));
+	struct rect in = {r->y + 1, 1, r->h - 1, r->w - 2};
+	struct rect rule = {r->y, 0, 1, r->w};
+	draw_fill(&rule, ROLE_NORMAL);
+	for (int x = 0; x < r->w; x++)
+		draw_text(r->y, x, 1, ROLE_MARKER, glyph(GLYPH_RULE));
+	draw_slines(&in, &lines, 0);
+	sline_list_release(&lines);
+}
+
+static void list_draw(struct panel *p)
+{
+	struct list_panel *lp = (struct list_panel *)p;
+	struct app *a = p->app;
+	const struct rect *r = &a->layout.list;
+	draw_fill(r, ROLE_NORMAL);
+	int w = r->w;
+	int title_w = w - 2 - 16 - 4 - 15 - 9 - 2;
+	draw_text(r->y, 2, 15, ROLE_H3, "Lab");
+	draw_text(r->y, 18, 4, ROLE_H3, " Ch");
+	draw_text(r->y, 22, title_w, ROLE_H3, "Title");
+	draw_text(r->y, 22 + title_w + 1, 15, ROLE_H3, "Status");
+	draw_text(r->y, w - 5, 4, ROLE_H3, "Best");
+	int rows = r->h - 1;
+	if (a->selected < lp->top)
+		lp->top = a->selected;
+	if (rows > 0 && a->selected >= lp->top + (unsigned)rows)
+		lp->top = a->selected - (unsigned)rows + 1;
+	for (int i = 0; i < rows && lp->top + (unsigned)i < a->labs.n; i++) {
+		unsigned k = lp->top + (unsigned)i;
+		list_row(a, a->labs.labs[k], r->y + 1 + i, w, k == a->selected);
+	}
+	if (!a->labs.n)
+		draw_text(r->y + 2, 2, w - 4, ROLE_FAIL, "No labs found: check --labs DIR.");
+	if (!rect_empty(&a->layout.detail))
+		list_draw_detail(a, &a->layout.detail);
+}
+
+static unsigned list_key(struct panel *p, enum ui_action action, int key)
+{
+	(void)key;
+	struct app *a = p->app;
+	unsigned n = a->labs.n;
+	int page = a->layout.list.h > 2 ? a->layout.list.h - 2 : 1;
+	switch (action) {
+	case ACT_UP:
+		if (a->selected > 0)
+			a->selected--;
+		break;
+	case ACT_DOWN:
+		if (a->selected + 1 < n)
+			a->selected++;
+		break;
+	case ACT_PGUP:
+		a->selected = a->selected > (unsigned)page ? a->selected - (unsigned)page : 0;
+		break;
+	case ACT_PGDN:
+		a->selected = a->selected + (unsigned)page < n ? a->selected + (unsigned)page : n ? n - 1 : 0;
+		break;
+	case ACT_HOME:
+		a->selected = 0;
+		break;
+	case ACT_END:
+		a->selected = n ? n - 1 : 0;
+		break;
+	case ACT_OPEN:
+		if (n)
+			app_open_lab(a, a->selected);
+		break;
+	default:
+		return 0;
+	}
+	return ACTION_HANDLED | ACTION_REDRAW;
+}
+
+static void list_resize(struct panel *p, const struct layout *l)
+{
+	(void)p;
+	(void)l;
+}
+
+static void list_destroy(struct panel *p)
+{
+	free(p);
+}
+
+static const struct panel_class list_class = {
+	.name = "list",
+	.draw = list_draw,
+	.key = list_key,
+	.resize = list_resize,
+	.destroy = list_destroy,
+};
+
+struct panel *list_panel_new(struct app *app)
+{
+	struct list_panel *lp = xcalloc(1, sizeof(*lp));
+	lp->base = (struct panel){.cls = &list_class, .app = app};
+	return &lp->base;
+}

@@ -1,0 +1,332 @@
+/* results: checklist, compiler errors and hints as screen lines. See results.h. */
+#include "results.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "glyph.h"
+#include "mdview.h"
+#include "utf8.h"
+#include "xmem.h"
+
+#define RESULTS_MAX_SOURCE_DIAGS 8
+
+static const char *base_name(const char *p)
+{
+	const char *s = p ? strrchr(p, '/') : NULL;
+	return s ? s + 1 : p ? p : "";
+}
+
+/* Whether diagnostics about FILE are about the student's file. */
+static bool is_student_file(const char *file, const char *student)
+{
+	return file && student && strcmp(base_name(file), base_name(student)) == 0;
+}
+
+/* Appends TEXT wrapped to WIDTH, each line after INDENT spaces, in ROLE. */
+static void wrap_text(struct sline_list *out, const char *text, int indent, int width,
+		      enum ui_role role)
+{
+	int avail = width - indent < 20 ? 20 : width - indent;
+	const char *p = text;
+	while (*p) {
+		const char *eol = strchr(p, '\n');
+		size_t n = eol ? (size_t)(eol - p) : strlen(p);
+		do {
+			size_t fit = utf8_fit(p, n, avail);
+			if (fit < n) {
+				size_t sp = fit;
+				while (sp > 0 && p[sp] != ' ')
+					sp--;
+				if (sp > 0)
+					fit = sp;
+			}
+			struct sline *s = sline_list_add(out);
+			sline_printf(s, ROLE_NORMAL, "%*s", indent, "");
+			sline_append(s, role, p, fit);
+			p += fit;
+			n -= fit;
+			while (n && *p == ' ') {
+				p++;
+				n--;
+			}
+		} while (n);
+		p = eol ? eol + 1 : p;
+	}
+}
+
+/* Reads line LINE (1-based) of PATH into a new string, tabs as 4 spaces; NULL if none. */
+static char *source_line(const char *path, unsigned line)
+{
+	FILE *f = path ? fopen(path, "r") : NULL;
+	if (!f)
+		return NULL;
+	char *buf = NULL, *res = NULL;
+	size_t cap = 0;
+	unsigned n = 0;
+	ssize_t len;
+	while ((len = getline(&buf, &cap, f)) >= 0) {
+		if (++n < line)
+			continue;
+		while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+			buf[--len] = '\0';
+		res = xmalloc((size_t)len * 4 + 1);
+		char *o = res;
+		for (char *c = buf; *c; c++) {
+			if (*c == '\t') {
+				memcpy(o, "    ", 4);
+				o += 4;
+			} else {
+				*o++ = *c;
+			}
+		}
+		*o = '\0';
+		break;
+	}
+	free(buf);
+	fclose(f);
+	return res;
+}
+
+/* "  12 | code" and, with a column, "     |     ^" under it. */
+static void show_source(struct sline_list *out, const char *path, unsigned line, unsigned col)
+{
+	char *src = source_line(path, line);
+	if (!src)
+		return;
+	struct sline *s = sline_list_add(out);
+	sline_printf(s, ROLE_DIM, "%6u ", line);
+	sline_puts(s, ROLE_MARKER, glyph(GLYPH_VBAR));
+	sline_puts(s, ROLE_SOURCE, " ");
+	sline_puts(s, ROLE_SOURCE, src);
+	if (col) {
+		s = sline_list_add(out);
+		sline_printf(s, ROLE_NORMAL, "%6s ", "");
+		sline_puts(s, ROLE_MARKER, glyph(GLYPH_VBAR));
+		/* Columns count bytes in the original line; tabs there are 4 cells here,
+		 * which nvcc counts as 1: close enough for a caret. */
+		sline_printf(s, ROLE_NORMAL, "%*s", (int)col, "");
+		sline_puts(s, ROLE_CARET, glyph(GLYPH_CARET));
+	}
+	free(src);
+}
+
+/* One checklist row: " <glyph> name  score". */
+static void check_line(struct sline_list *out, enum glyph g, enum ui_role role,
+		       enum ui_role name_role, const char *name, const char *score)
+{
+	struct sline *s = sline_list_add(out);
+	sline_puts(s, ROLE_NORMAL, " ");
+	sline_puts(s, role, glyph(g));
+	sline_puts(s, ROLE_NORMAL, " ");
+	sline_puts(s, name_role, name);
+	if (score) {
+		sline_puts(s, ROLE_NORMAL, "  ");
+		sline_puts(s, ROLE_DIM, score);
+	}
+}
+
+/* The checklist of a run in progress: steps before the current one are done, the
+ * current one is running, the rest are pending. */
+static void render_running(const struct results_input *in, struct sline_list *out)
+{
+	const struct results_run *run = in->run;
+	const struct lab_spec *spec = in->spec;
+	sline_list_addf(out, ROLE_H2, "%s %s", run->quick ? "Quick run" : "Grading",
+			glyph(GLYPH_ELLIPSIS));
+	sline_list_add(out);
+	/* Step numbers: build 0, reference 1, datasets 2.., checks after them. */
+	unsigned ndata = 0;
+	for (unsigned i = 0; i < spec->datasets_count; i++)
+		ndata += !(run->quick && spec->datasets[i].perf);
+	unsigned cur;
+	switch (run->stage) {
+	case GRADE_STAGE_BUILD: cur = 0; break;
+	case GRADE_STAGE_REFERENCE: cur = 1; break;
+	case GRADE_STAGE_DATASET: cur = 2 + run->index; break;
+	case GRADE_STAGE_CHECK: cur = 2 + ndata; break;
+	default: cur = 1000; break;
+	}
+	unsigned step = 0;
+#define STEP(name)                                                                         \
+	check_line(out, step < cur ? GLYPH_PASS : step == cur ? GLYPH_RUNNING : GLYPH_PENDING, \
+		   step < cur ? ROLE_DIM : step == cur ? ROLE_RUNNING : ROLE_DIM,             \
+		   step == cur ? ROLE_RUNNING : step < cur ? ROLE_NORMAL : ROLE_DIM, name, NULL); \
+	step++
+	STEP("build");
+	STEP("expected outputs (CPU reference)");
+	unsigned k = 0;
+	for (unsigned i = 0; i < spec->datasets_count; i++) {
+		if (run->quick && spec->datasets[i].perf)
+			continue;
+		char *name = xasprintf("correctness: %s (%u of %u)", spec->datasets[i].name, ++k, ndata);
+		STEP(name);
+		free(name);
+	}
+	for (unsigned i = 0; i < spec->checks_count; i++) {
+		STEP("memcheck");
+	}
+#undef STEP
+}
+
+static void fmt_score(char *buf, size_t n, double score, double max)
+{
+	if (max > 0)
+		snprintf(buf, n, "%g/%g", score, max);
+	else
+		buf[0] = '\0';
+}
+
+/* Compiler diagnostics with the student's source line under each. */
+static void render_build_diags(const struct results_input *in, struct sline_list *out)
+{
+	const struct diag_list *b = &in->report->build;
+	if (!b->n)
+		return;
+	sline_list_add(out);
+	sline_list_addf(out, ROLE_H2, "Compiler %s",
+			diag_count(b, DIAG_ERROR) ? "errors" : "warnings");
+	unsigned shown = 0;
+	for (unsigned i = 0; i < b->n && shown < RESULTS_MAX_SOURCE_DIAGS; i++) {
+		const struct diag *d = &b->items[i];
+		if (d->severity == DIAG_NOTE && !d->line)
+			continue;
+		shown++;
+		char *head = d->line ? xasprintf("%s:%u:%u: %s: ", base_name(d->file), d->line, d->col,
+						 diag_severity_name(d->severity))
+				     : xasprintf("%s: ", diag_severity_name(d->severity));
+		char *text = xasprintf("%s%s", head, d->message ? d->message : "");
+		wrap_text(out, text, 1, in->width,
+			  d->severity == DIAG_ERROR ? ROLE_FAIL
+			  : d->severity == DIAG_WARNING ? ROLE_WARN : ROLE_DIM);
+		free(head);
+		free(text);
+		if (d->line && is_student_file(d->file, in->student_path))
+			show_source(out, in->student_path, d->line, d->col);
+	}
+	if (b->n > shown)
+		sline_list_addf(out, ROLE_DIM, " (%u more)", b->n - shown);
+}
+
+/* A test's output; lines naming "file.cu:LINE:" of the student's file get the source
+ * line under them (runtime faults from the emulator look like that). */
+static void render_output(const struct results_input *in, const char *output,
+			  struct sline_list *out)
+{
+	char *copy = xstrdup(output);
+	char *save = NULL;
+	for (char *ln = strtok_r(copy, "\n", &save); ln; ln = strtok_r(NULL, "\n", &save)) {
+		wrap_text(out, ln, 4, in->width, ROLE_NORMAL);
+		char file[256];
+		unsigned line = 0;
+		if (sscanf(ln, "%255[^:\n ]:%u:", file, &line) == 2 && line &&
+		    is_student_file(file, in->student_path))
+			show_source(out, in->student_path, line, 0);
+	}
+	free(copy);
+}
+
+static void render_report(const struct results_input *in, struct sline_list *out)
+{
+	const struct report *r = in->report;
+	char buf[64];
+	bool passed = report_passed(r);
+	struct sline *s = sline_list_add(out);
+	sline_puts(s, passed ? ROLE_PASS : ROLE_FAIL, passed ? "PASSED" : "FAILED");
+	fmt_score(buf, sizeof(buf), report_score(r), report_max_score(r));
+	if (*buf)
+		sline_printf(s, ROLE_NORMAL, "  %s", buf);
+	sline_printf(s, ROLE_DIM, "  %s %s", in->report_quick ? "quick run" : "full grade",
+		     glyph(GLYPH_SEP));
+	sline_printf(s, ROLE_DIM, " %s", r->backend ? r->backend : "?");
+	if (in->elapsed_ms > 0)
+		sline_printf(s, ROLE_DIM, " %s %.1f s", glyph(GLYPH_SEP), in->elapsed_ms / 1000);
+	sline_list_add(out);
+	for (unsigned i = 0; i < r->n_tests; i++) {
+		const struct report_test *t = &r->tests[i];
+		bool ok = t->status == TEST_PASSED;
+		fmt_score(buf, sizeof(buf), t->score, t->max_score);
+		check_line(out, ok ? GLYPH_PASS : GLYPH_FAIL, ok ? ROLE_PASS : ROLE_FAIL,
+			   ROLE_NORMAL, t->name, *buf ? buf : NULL);
+		/* Passed tests say little worth reading; failed ones say what to do. The
+		 * build's text repeats the diagnostics shown below with source lines. */
+		bool is_build = strcmp(t->name, "build") == 0;
+		if (!ok && t->output && !(is_build && r->build.n))
+			render_output(in, t->output, out);
+	}
+	render_build_diags(in, out);
+	if (in->report_quick)
+		sline_list_addf(out, ROLE_DIM, "Quick runs skip the large datasets: g (F6) grades in full.");
+}
+
+static void render_hints(const struct results_input *in, struct sline_list *out)
+{
+	const struct lab_spec *spec = in->spec;
+	if (!spec->hints_count)
+		return;
+	sline_list_add(out);
+	unsigned shown = in->hints < spec->hints_count ? in->hints : spec->hints_count;
+	struct sline *s = sline_list_add(out);
+	sline_printf(s, ROLE_H2, "Hints");
+	sline_printf(s, ROLE_DIM, "  %u of %u shown%s", shown, spec->hints_count,
+		     shown < spec->hints_count ? "; n (F7) shows the next" : "");
+	for (unsigned i = 0; i < shown; i++) {
+		struct sline_list md;
+		sline_list_init(&md);
+		mdview_render(spec->hints[i], strlen(spec->hints[i]), in->width - 4, &md);
+		for (unsigned k = 0; k < md.n; k++) {
+			struct sline *h = sline_list_add(out);
+			if (k == 0)
+				sline_printf(h, ROLE_HINT, " %u. ", i + 1);
+			else
+				sline_puts(h, ROLE_NORMAL, "    ");
+			/* Keep the hint's own roles, but plain text reads as hint text. */
+			for (unsigned sp = 0; sp < md.lines[k].n_spans; sp++) {
+				const struct sline_span *span = &md.lines[k].spans[sp];
+				enum ui_role role = span->role == ROLE_NORMAL ? ROLE_HINT : span->role;
+				sline_append(h, role, md.lines[k].text + span->start, span->len);
+			}
+		}
+		sline_list_release(&md);
+	}
+}
+
+void results_render(const struct results_input *in, struct sline_list *out)
+{
+	if (in->run && in->run->running) {
+		render_running(in, out);
+	} else if (in->errors && in->errors->n) {
+		sline_list_addf(out, ROLE_FAIL, "Could not grade");
+		sline_list_add(out);
+		for (unsigned i = 0; i < in->errors->n; i++) {
+			const struct diag *d = &in->errors->items[i];
+			char *text = d->file && d->line ? xasprintf("%s:%u: %s", d->file, d->line, d->message)
+				     : d->file	     ? xasprintf("%s: %s", d->file, d->message)
+						     : xstrdup(d->message);
+			wrap_text(out, text, 1, in->width, ROLE_FAIL);
+			free(text);
+		}
+	} else if (in->report) {
+		render_report(in, out);
+	} else {
+		sline_list_addf(out, ROLE_H2, "No results yet");
+		sline_list_add(out);
+		wrap_text(out, "Edit the file (e or F2), then press r (F5) for a quick run or g (F6) "
+			       "for a full grade. While this lab is open, every save runs it again.",
+			  1, in->width, ROLE_NORMAL);
+	}
+	render_hints(in, out);
+}
+
+unsigned results_first_error_line(const struct report *r, const char *student_path)
+{
+	if (!r)
+		return 0;
+	for (unsigned i = 0; i < r->build.n; i++) {
+		const struct diag *d = &r->build.items[i];
+		if (d->severity == DIAG_ERROR && d->line && is_student_file(d->file, student_path))
+			return d->line;
+	}
+	return 0;
+}

@@ -1,0 +1,624 @@
+/* tui: the loop that ties the models, the panels and the terminal together.
+ *
+ * One thread owns the screen. It sleeps in poll() on the keyboard, the grading job's
+ * pipe and the watch's inotify descriptor, applies what arrives to the app model, and
+ * redraws when something changed. SIGWINCH interrupts poll(); curses then reports
+ * KEY_RESIZE through getch(), and the one resize handler recomputes the layout. */
+#include "tui.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "draw.h"
+#include "editor.h"
+#include "glyph.h"
+#include "grade.h"
+#include "theme.h"
+#include "workspace.h"
+#include "xmem.h"
+
+/* ---- app commands (declared in app.h) ---- */
+
+const struct lab_spec *app_selected(const struct app *a)
+{
+	return a->selected < a->labs.n ? a->labs.labs[a->selected] : NULL;
+}
+
+void app_status(struct app *a, enum ui_role role, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(a->status, sizeof(a->status), fmt, ap);
+	va_end(ap);
+	a->status_role = role;
+}
+
+struct lab_state *app_lab_state(struct app *a, const struct lab_spec *spec)
+{
+	return state_lab(&a->state, spec->id);
+}
+
+static void app_save_state(struct app *a)
+{
+	int rc = state_save(&a->state, a->state_path);
+	if (rc < 0)
+		app_status(a, ROLE_FAIL, "Could not save %s: %s. Progress is kept in memory.",
+			   a->state_path, strerror(-rc));
+}
+
+void app_open_lab(struct app *a, unsigned i)
+{
+	const struct lab_spec *spec = a->labs.labs[i];
+	a->selected = i;
+	a->open = spec;
+	free(a->student_path);
+	a->student_path = workspace_student_file(a->ws, spec);
+	watch_free(a->watch);
+	a->watch = a->student_path ? watch_new(a->student_path) : NULL;
+	a->view = VIEW_LAB;
+	lab_panel_open(a->lab_panel);
+	state_set_selected(&a->state, spec->id);
+	app_save_state(a);
+	if (a->watch)
+		app_status(a, ROLE_STATUS, "Watching %s: every save runs the lab again.",
+			   a->student_path);
+	else
+		app_status(a, ROLE_WARN, "Cannot watch %s (%s); press r after saving.",
+			   a->student_path ? a->student_path : spec->id, strerror(errno));
+}
+
+void app_close_lab(struct app *a)
+{
+	watch_free(a->watch);
+	a->watch = NULL;
+	a->open = NULL;
+	a->view = VIEW_LIST;
+	app_status(a, ROLE_STATUS, "%s", "");
+}
+
+/* Starts grading the open lab (or the selected one from the list). */
+static void app_run(struct app *a, bool quick)
+{
+	const struct lab_spec *spec = a->open ? a->open : app_selected(a);
+	if (!spec)
+		return;
+	if (!a->open)
+		app_open_lab(a, a->selected);
+	if (job_busy(a->job)) {
+		a->rerun_pending = true;
+		a->rerun_quick = quick;
+		app_status(a, ROLE_STATUS, "A run is going; the next starts when it ends.");
+		return;
+	}
+	struct grade_opts opts = {
+		.backend = a->backend,
+		.submission = a->student_path,
+		.quick = quick,
+	};
+	int rc = job_start(a->job, spec, &opts);
+	if (rc < 0) {
+		app_status(a, ROLE_FAIL, "Could not start grading: %s", strerror(-rc));
+		return;
+	}
+	a->job_lab = spec;
+	a->run = (struct results_run){.running = true, .quick = quick, .stage = GRADE_STAGE_BUILD};
+	lab_panel_show_results(a->lab_panel);
+	app_status(a, ROLE_RUNNING, "%s %s", quick ? "Quick run of" : "Grading", spec->id);
+}
+
+/* A progress message from the job: update the checklist and the status line. */
+static void app_progress(struct app *a, const struct job_event *ev)
+{
+	const struct grade_progress *p = &ev->progress;
+	a->run.stage = p->stage;
+	a->run.index = p->index;
+	a->run.count = p->count;
+	snprintf(a->run.what, sizeof(a->run.what), "%s", p->what ? p->what : "");
+	switch (p->stage) {
+	case GRADE_STAGE_BUILD:
+		app_status(a, ROLE_RUNNING, "Building %s with nvcc", p->what ? p->what : "");
+		break;
+	case GRADE_STAGE_REFERENCE:
+		app_status(a, ROLE_RUNNING, "Computing the expected outputs");
+		break;
+	case GRADE_STAGE_DATASET:
+		app_status(a, ROLE_RUNNING, "Running dataset %u of %u: %s", p->index + 1, p->count,
+			   p->what ? p->what : "");
+		break;
+	case GRADE_STAGE_CHECK:
+		app_status(a, ROLE_RUNNING, "Checking: %s", p->what ? p->what : "");
+		break;
+	case GRADE_STAGE_DONE:
+		break;
+	}
+}
+
+/* The job finished: keep its report, record the result, and start a queued run. */
+static void app_done(struct app *a, struct job_event *ev)
+{
+	const struct lab_spec *spec = a->job_lab;
+	a->run.running = false;
+	report_free(a->report);
+	diag_list_release(&a->errors);
+	a->report = ev->report;
+	a->errors = ev->diags;
+	a->report_quick = ev->quick;
+	a->elapsed_ms = ev->elapsed_ms;
+	a->report_lab = spec;
+	if (ev->rc < 0 || !ev->report) {
+		app_status(a, ROLE_FAIL, "%s could not be graded: see the results pane.", spec->id);
+	} else {
+		bool passed = report_passed(ev->report);
+		state_record(app_lab_state(a, spec), report_score(ev->report),
+			     report_max_score(ev->report), passed, ev->quick);
+		app_save_state(a);
+		app_status(a, passed ? ROLE_PASS : ROLE_FAIL, "%s %s: %g/%g in %.1f s%s",
+			   spec->id, passed ? "passed" : "failed", report_score(ev->report),
+			   report_max_score(ev->report), ev->elapsed_ms / 1000,
+			   passed && ev->quick ? "; g grades in full" : "");
+	}
+	if (a->rerun_pending && a->open) {
+		a->rerun_pending = false;
+		app_run(a, a->rerun_quick);
+	}
+}
+
+/* Opens the student's file in their editor, curses suspended, at the first error. */
+static void app_edit(struct app *a, int tty_stderr)
+{
+	const struct lab_spec *spec = a->open ? a->open : app_selected(a);
+	if (!spec)
+		return;
+	char *file = workspace_student_file(a->ws, spec);
+	unsigned line = a->report_lab == spec ? results_first_error_line(a->report, file) : 0;
+	char **argv = editor_argv(getenv("VISUAL"), getenv("EDITOR"), editor_on_path, file, line);
+	if (!argv) {
+		app_status(a, ROLE_FAIL, "No editor found: set $EDITOR (or install nano).");
+		free(file);
+		return;
+	}
+	def_prog_mode();
+	endwin();
+	int log_fd = dup(STDERR_FILENO);
+	dup2(tty_stderr, STDERR_FILENO);
+	pid_t pid = fork();
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "pmpplab: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	int status = 0;
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	dup2(log_fd, STDERR_FILENO);
+	close(log_fd);
+	reset_prog_mode();
+	clearok(curscr, TRUE);
+	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) == 127)
+		app_status(a, ROLE_FAIL, "The editor (%s) did not run: set $EDITOR.", argv[0]);
+	else
+		app_status(a, ROLE_STATUS, "Back from %s.", argv[0]);
+	editor_argv_free(argv);
+	free(file);
+}
+
+static void app_hint(struct app *a)
+{
+	if (!a->open)
+		return;
+	struct lab_state *st = app_lab_state(a, a->open);
+	if (st->hints >= a->open->hints_count) {
+		app_status(a, ROLE_STATUS, "%s", a->open->hints_count ? "Every hint is shown."
+								       : "This lab has no hints.");
+		return;
+	}
+	st->hints++;
+	app_save_state(a);
+	lab_panel_show_results(a->lab_panel);
+	app_status(a, ROLE_HINT, "Hint %u of %u shown in the results pane.", st->hints,
+		   a->open->hints_count);
+}
+
+static void app_reset(struct app *a)
+{
+	const struct lab_spec *spec = a->open ? a->open : app_selected(a);
+	struct diag_list d;
+	diag_list_init(&d);
+	int rc = workspace_reset_lab(a->ws, spec, &d);
+	if (rc < 0)
+		app_status(a, ROLE_FAIL, "Reset failed: %s",
+			   d.n ? d.items[0].message : strerror(-rc));
+	else
+		app_status(a, ROLE_STATUS, "%s reset to its starter; yours is kept as %s.bak.N",
+			   spec->id, spec->student ? spec->student : "a backup");
+	diag_list_release(&d);
+}
+
+/* ---- drawing ---- */
+
+static void tui_draw_title(struct app *a)
+{
+	const struct rect *r = &a->layout.title;
+	draw_fill(r, ROLE_TITLE);
+	int x = draw_text(r->y, 1, r->w - 2, ROLE_TITLE, "pmpplab") + 1;
+	if (a->view == VIEW_HELP) {
+		draw_text(r->y, x + 1, r->w - x - 2, ROLE_TITLE, "help");
+	} else if (a->open) {
+		char *t = xasprintf("%s %s %s (chapter %u)", glyph(GLYPH_SEP), a->open->id,
+				    a->open->title ? a->open->title : "", a->open->chapter);
+		draw_text(r->y, x + 1, r->w - x - 2, ROLE_TITLE, t);
+		free(t);
+	} else {
+		char *t = xasprintf("%s %s", glyph(GLYPH_SEP), a->ws);
+		draw_text(r->y, x + 1, r->w - x - 30, ROLE_TITLE, t);
+		free(t);
+	}
+	char right[64];
+	snprintf(right, sizeof(right), "%s%s", backend_name(backend_resolve(a->backend)),
+		 a->watch ? " watching" : "");
+	int rw = (int)strlen(right);
+	draw_text(r->y, r->w - rw - 1, rw, ROLE_TITLE, right);
+}
+
+static void tui_draw_status(struct app *a)
+{
+	static const char spinner[] = "|/-\\";
+	const struct rect *r = &a->layout.status;
+	draw_fill(r, ROLE_NORMAL);
+	int x = 1;
+	if (job_busy(a->job)) {
+		char s[2] = {spinner[a->spin % 4], 0};
+		x += draw_text(r->y, x, 2, ROLE_RUNNING, s) + 1;
+	}
+	if (a->confirm_reset) {
+		const struct lab_spec *spec = a->open ? a->open : app_selected(a);
+		char *q = xasprintf("Reset %s to its starter? Your file is kept as a backup. y/N",
+				    spec ? spec->id : "");
+		draw_text(r->y, x, r->w - x, ROLE_WARN, q);
+		free(q);
+		return;
+	}
+	draw_text(r->y, x, r->w - x - 1, a->status_role, a->status);
+}
+
+static void tui_draw_keybar(struct app *a)
+{
+	const struct rect *r = &a->layout.keybar;
+	draw_fill(r, ROLE_KEYLABEL);
+	unsigned n;
+	const struct keymap_binding *b = keymap_table(&n);
+	int x = 0;
+	for (unsigned i = 0; i < n && x < r->w; i++) {
+		if (!b[i].label || !(b[i].views & a->view))
+			continue;
+		x += draw_text(r->y, x, r->w - x, ROLE_KEY, keymap_key_name(b[i].key));
+		char label[16];
+		snprintf(label, sizeof(label), "%-6s", b[i].label);
+		x += draw_text(r->y, x, r->w - x, ROLE_KEYLABEL, label);
+	}
+}
+
+static void tui_draw(struct app *a)
+{
+	erase();
+	const struct layout *l = &a->layout;
+	if (l->too_small) {
+		char msg[96];
+		snprintf(msg, sizeof(msg), "Terminal too small: %dx%d; pmpplab needs %dx%d.", l->cols,
+			 l->rows, LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+		draw_text(l->rows / 2, 0, l->cols, ROLE_WARN, msg);
+		refresh();
+		return;
+	}
+	tui_draw_title(a);
+	struct panel *p = a->view == VIEW_HELP ? a->help_panel
+			  : a->view == VIEW_LAB ? a->lab_panel
+						: a->list_panel;
+	p->cls->draw(p);
+	tui_draw_status(a);
+	tui_draw_keybar(a);
+	refresh();
+}
+
+/* The one place a new terminal size is taken in. */
+static void tui_resize(struct app *a)
+{
+	int rows, cols;
+	getmaxyx(stdscr, rows, cols);
+	layout_compute(&a->layout, cols, rows, a->labs.n);
+	a->list_panel->cls->resize(a->list_panel, &a->layout);
+	a->lab_panel->cls->resize(a->lab_panel, &a->layout);
+	a->help_panel->cls->resize(a->help_panel, &a->layout);
+	clearok(curscr, TRUE);
+}
+
+/* ---- input ---- */
+
+static int tui_translate(int ch)
+{
+	switch (ch) {
+	case KEY_UP: return KEYMAP_UP;
+	case KEY_DOWN: return KEYMAP_DOWN;
+	case KEY_LEFT: return KEYMAP_LEFT;
+	case KEY_RIGHT: return KEYMAP_RIGHT;
+	case KEY_PPAGE: return KEYMAP_PGUP;
+	case KEY_NPAGE: return KEYMAP_PGDN;
+	case KEY_HOME: return KEYMAP_HOME;
+	case KEY_END: return KEYMAP_END;
+	case KEY_BACKSPACE:
+	case 127:
+	case 8: return KEYMAP_BACKSPACE;
+	case KEY_ENTER:
+	case '\r': return KEYMAP_ENTER;
+	case KEY_RESIZE: return KEYMAP_RESIZE;
+	case KEY_BTAB: return KEYMAP_BTAB;
+	default: break;
+	}
+	if (ch >= KEY_F(0) && ch <= KEY_F(24))
+		return KEYMAP_F(ch - KEY_F(0));
+	return ch;
+}
+
+struct tui_ctx {
+	struct app *app;
+	int tty_stderr;
+};
+
+/* What no panel handled: commands, navigation between views, quitting. */
+static unsigned tui_global(void *ctx, enum ui_action action, int key)
+{
+	(void)key;
+	struct tui_ctx *t = ctx;
+	struct app *a = t->app;
+	switch (action) {
+	case ACT_QUIT:
+		return ACTION_HANDLED | ACTION_QUIT;
+	case ACT_HELP:
+		if (a->view != VIEW_HELP) {
+			a->help_return = a->view;
+			a->view = VIEW_HELP;
+		} else {
+			a->view = a->help_return;
+		}
+		break;
+	case ACT_BACK:
+		if (a->view == VIEW_HELP)
+			a->view = a->help_return;
+		else if (a->view == VIEW_LAB)
+			app_close_lab(a);
+		break;
+	case ACT_EDIT:
+		app_edit(a, t->tty_stderr);
+		break;
+	case ACT_RUN:
+	case ACT_GRADE:
+		app_run(a, action == ACT_RUN);
+		break;
+	case ACT_HINT:
+		app_hint(a);
+		break;
+	case ACT_RESET:
+		a->confirm_reset = true;
+		break;
+	case ACT_REDRAW:
+		clearok(curscr, TRUE);
+		break;
+	case ACT_RESIZE:
+		tui_resize(a);
+		break;
+	default:
+		return 0;
+	}
+	return ACTION_HANDLED | ACTION_REDRAW;
+}
+
+static unsigned tui_panel_key(void *ctx, enum ui_action action, int key)
+{
+	struct panel *p = ctx;
+	return p->cls->key(p, action, key);
+}
+
+static unsigned tui_key(struct tui_ctx *t, int ch)
+{
+	struct app *a = t->app;
+	int key = tui_translate(ch);
+	if (a->confirm_reset && key != KEYMAP_RESIZE) {
+		a->confirm_reset = false;
+		if (key == 'y' || key == 'Y')
+			app_reset(a);
+		else
+			app_status(a, ROLE_STATUS, "Reset cancelled.");
+		return ACTION_REDRAW;
+	}
+	struct panel *p = a->view == VIEW_HELP ? a->help_panel
+			  : a->view == VIEW_LAB ? a->lab_panel
+						: a->list_panel;
+	if (a->layout.too_small)
+		p = NULL; /* nothing is shown to act on; quit and resize still work */
+	return keymap_dispatch(key, a->view, p ? tui_panel_key : NULL, p, tui_global, t);
+}
+
+/* ---- setup and the loop ---- */
+
+static int tui_load(struct app *a, const char *ws, const char *labs_dir)
+{
+	struct diag_list d;
+	diag_list_init(&d);
+	int rc = labs_load(labs_dir, &a->labs, &d);
+	if (rc < 0 || a->labs.n == 0) {
+		fprintf(stderr, "pmpplab: no labs loaded from %s%s%s\n", labs_dir,
+			rc < 0 ? ": " : "", rc < 0 ? strerror(-rc) : "");
+		diag_print(stderr, &d);
+		diag_list_release(&d);
+		return -1;
+	}
+	char *dot = xasprintf("%s/.pmpplab", ws);
+	struct stat st;
+	if (stat(dot, &st) != 0 && workspace_init(ws, &a->labs, &d) < 0) {
+		fprintf(stderr, "pmpplab: cannot make the workspace %s\n", ws);
+		diag_print(stderr, &d);
+		free(dot);
+		diag_list_release(&d);
+		return -1;
+	}
+	diag_list_release(&d);
+	a->ws = realpath(ws, NULL);
+	if (!a->ws)
+		a->ws = xstrdup(ws);
+	a->state_path = xasprintf("%s/state.json", dot);
+	free(dot);
+	state_init(&a->state);
+	rc = state_load(&a->state, a->state_path);
+	if (rc < 0) {
+		/* Keep the unreadable file for the curious and start afresh. */
+		char *aside = xasprintf("%s.unreadable", a->state_path);
+		rename(a->state_path, aside);
+		app_status(a, ROLE_WARN, "state.json was unreadable; kept as %s, starting afresh.",
+			   aside);
+		free(aside);
+	}
+	for (unsigned i = 0; a->state.selected && i < a->labs.n; i++)
+		if (strcmp(a->labs.labs[i]->id, a->state.selected) == 0)
+			a->selected = i;
+	return 0;
+}
+
+/* Sends stderr to WS/.pmpplab/tui.log while the screen is ours, so nothing a library or
+ * child writes there can scribble over it. Returns a descriptor of the old stderr. */
+static int tui_redirect_stderr(const struct app *a)
+{
+	int saved = dup(STDERR_FILENO);
+	char *log = xasprintf("%s/.pmpplab/tui.log", a->ws);
+	int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	free(log);
+	if (fd >= 0) {
+		dup2(fd, STDERR_FILENO);
+		close(fd);
+	}
+	return saved;
+}
+
+static void tui_screen_init(struct app *a)
+{
+	initscr();
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	theme_init(a->mono);
+}
+
+static void tui_handle_job(struct app *a, bool *redraw)
+{
+	struct job_event ev;
+	while (job_next(a->job, &ev) == 1) {
+		if (ev.kind == JOB_PROGRESS)
+			app_progress(a, &ev);
+		else
+			app_done(a, &ev);
+		*redraw = true;
+	}
+}
+
+static int tui_loop(struct app *a, int tty_stderr)
+{
+	struct tui_ctx t = {a, tty_stderr};
+	bool redraw = true;
+	for (;;) {
+		if (redraw)
+			tui_draw(a);
+		redraw = false;
+		uint64_t now = watch_now_ms();
+		int timeout = a->watch ? watch_timeout(a->watch, now) : -1;
+		if (job_busy(a->job) && (timeout < 0 || timeout > 120))
+			timeout = 120; /* the spinner */
+		struct pollfd fds[3] = {{STDIN_FILENO, POLLIN, 0}, {job_fd(a->job), POLLIN, 0},
+					{a->watch ? watch_fd(a->watch) : -1, POLLIN, 0}};
+		int n = poll(fds, 3, timeout);
+		if (n < 0 && errno != EINTR)
+			return 2;
+		if (fds[1].revents & POLLIN)
+			tui_handle_job(a, &redraw);
+		now = watch_now_ms();
+		if (a->watch && (fds[2].revents & POLLIN))
+			watch_read(a->watch, now);
+		if (a->watch && a->open && watch_take(a->watch, now)) {
+			app_run(a, true);
+			redraw = true;
+		}
+		if (job_busy(a->job)) {
+			a->spin++;
+			redraw = true;
+		}
+		/* Keys, and KEY_RESIZE after a SIGWINCH interrupted poll. */
+		int ch;
+		while ((ch = getch()) != ERR) {
+			unsigned flags = tui_key(&t, ch);
+			if (flags & ACTION_QUIT)
+				return 0;
+			if (flags & ACTION_REDRAW)
+				redraw = true;
+		}
+	}
+}
+
+int tui_run(const char *ws, const char *labs_dir, enum backend_kind backend)
+{
+	struct app a = {.backend = backend, .view = VIEW_LIST};
+	diag_list_init(&a.errors);
+	setlocale(LC_ALL, "");
+	a.ascii = glyph_detect_ascii(nl_langinfo(CODESET), getenv("TERM"), getenv("PMPPLAB_ASCII"));
+	glyph_set_ascii(a.ascii);
+	a.mono = theme_no_color_env(getenv("NO_COLOR"));
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "pmpplab: the interactive mode needs a terminal; for scripts use "
+				"pmpplab --grade (see pmpplab --help)\n");
+		return 2;
+	}
+	if (tui_load(&a, ws, labs_dir) < 0)
+		return 2;
+	a.job = job_new(grade_lab);
+	if (!a.job) {
+		fprintf(stderr, "pmpplab: cannot start: %s\n", strerror(errno));
+		return 2;
+	}
+	a.list_panel = list_panel_new(&a);
+	a.lab_panel = lab_panel_new(&a);
+	a.help_panel = help_panel_new(&a);
+	int tty_stderr = tui_redirect_stderr(&a);
+	tui_screen_init(&a);
+	tui_resize(&a);
+	int rc = tui_loop(&a, tty_stderr);
+	endwin();
+	dup2(tty_stderr, STDERR_FILENO);
+	close(tty_stderr);
+	app_save_state(&a);
+	panel_destroy(a.list_panel);
+	panel_destroy(a.lab_panel);
+	panel_destroy(a.help_panel);
+	job_free(a.job);
+	watch_free(a.watch);
+	report_free(a.report);
+	diag_list_release(&a.errors);
+	state_release(&a.state);
+	labs_release(&a.labs);
+	free(a.student_path);
+	free(a.state_path);
+	free(a.ws);
+	return rc;
+}
