@@ -45,6 +45,7 @@ wait_screen() { # SECONDS REGEX
 		sleep 0.02
 	done
 }
+runs() { sed -n 's/.*"runs": *\([0-9]*\).*/\1/p' "$WORK/ws/.pmpplab/state.json" 2>/dev/null | head -1 | grep . || echo 0; }
 wait_screen 10 "$LAB"
 tm send-keys -t b Enter
 wait_screen 10 "No results yet"
@@ -52,14 +53,20 @@ wait_screen 10 "No results yet"
 results=()
 for i in $(seq 1 "$RUNS"); do
 	# Alternate a passing and a failing file so each verdict differs from the last.
-	if [ $((i % 2)) = 1 ]; then src="$SRC/kernels/$LAB/solution.cu"; want=PASSED; else
-		src="$SRC/labs/$LAB/$STUDENT"; want=FAILED; fi
+	if [ $((i % 2)) = 1 ]; then src="$SRC/kernels/$LAB/solution.cu"; want=PASSED verdict=passed; else
+		src="$SRC/labs/$LAB/$STUDENT"; want=FAILED verdict=failed; fi
 	{ cat "$src"; echo "// bench save $i $$ $(now_ms)"; } >"$FILE.tmp"
+	before=$(runs)
 	t0=$(now_ms)
 	mv "$FILE.tmp" "$FILE" # save by rename, as vim does
-	wait_screen 60 "^ $want "
+	# The verdict of THIS save: state.json counts the run, the status line shows it.
+	deadline=$((SECONDS + 60))
+	until [ "$(runs)" -gt "$before" ] && screen | grep -Eq "^ $LAB $verdict: "; do
+		[ $SECONDS -lt $deadline ] || { echo "timed out waiting for the verdict"; screen; exit 1; }
+		sleep 0.02
+	done
 	t1=$(now_ms)
-	job=$(screen | sed -n 's/.* in \([0-9.]*\) s.*/\1/p' | tail -1)
+	job=$(screen | sed -n "s/^ $LAB $verdict: .* in \\([0-9.]*\\) s.*/\\1/p" | tail -1)
 	job_ms=$(awk -v s="$job" 'BEGIN { printf "%d", s * 1000 }')
 	e2e=$((t1 - t0))
 	printf 'save %d (%s): %5d ms end to end, job %5d ms, debounce+ui %4d ms\n' \

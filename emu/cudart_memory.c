@@ -249,11 +249,12 @@ static const char *rt_kind_name(enum cudaMemcpyKind k)
 	return (unsigned)k < 5 ? names[k] : "?";
 }
 
-/* Resolves [p, p+n) on the side the copy's kind says, to a host-addressable pointer.
+/* Resolves [p, p+n) on the side the copy's kind says, to a host-addressable pointer;
+ * kind names what asks (a cudaMemcpyKind's name, or the call).
  * Memory from cudaMallocHost/cudaMallocManaged is valid on both sides (unified
  * addressing). On misuse, reports it naming argument arg and returns the code. */
 static cudaError_t rt_resolve(const char *call, const char *arg, const void *p, size_t n,
-			      enum rt_side side, enum cudaMemcpyKind kind, void **out)
+			      enum rt_side side, const char *kind, void **out)
 {
 	devaddr_t a = (devaddr_t)(uintptr_t)p;
 	struct devmem_info info;
@@ -276,12 +277,12 @@ static cudaError_t rt_resolve(const char *call, const char *arg, const void *p, 
 		/* A GPU copies anyway (the pointer says where it lives); only warn. */
 		if (rt_misuse_codes[RT_MISUSE_COPY_DEV_AS_HOST] != cudaSuccess) {
 			rt_report_api(call, "%s %p is a device pointer, but %s needs a host "
-				      "pointer there", arg, p, rt_kind_name(kind));
+				      "pointer there", arg, p, kind);
 			return rt_misuse_codes[RT_MISUSE_COPY_DEV_AS_HOST];
 		}
 		rt_report_warning(call, "%s %p is a device pointer, but %s says host memory; "
 				  "the copy is done as on a GPU (unified addressing), but check "
-				  "the kind", arg, p, rt_kind_name(kind));
+				  "the kind", arg, p, kind);
 	}
 	if (known) {
 		*out = devmem_host(a, n);
@@ -300,7 +301,7 @@ static cudaError_t rt_resolve(const char *call, const char *arg, const void *p, 
 		return rt_misuse_codes[RT_MISUSE_COPY_DEAD];
 	}
 	rt_report_api(call, "%s %p is a host pointer, but %s needs a device pointer there "
-		      "(one from cudaMalloc)", arg, p, rt_kind_name(kind));
+		      "(one from cudaMalloc)", arg, p, kind);
 	return rt_misuse_codes[RT_MISUSE_COPY_HOST_AS_DEV];
 past_end:
 	rt_report_api(call, "%s range [%p, +%zu bytes) runs %" PRIu64 " bytes past the end of a "
@@ -338,9 +339,9 @@ static cudaError_t rt_copy(const char *call, void *dst, const void *src, size_t 
 	default: dside = rt_side_of(dst), sside = rt_side_of(src); break;
 	}
 	void *d, *s;
-	cudaError_t e = rt_resolve(call, "dst", dst, n, dside, kind, &d);
+	cudaError_t e = rt_resolve(call, "dst", dst, n, dside, rt_kind_name(kind), &d);
 	if (!e)
-		e = rt_resolve(call, "src", src, n, sside, kind, &s);
+		e = rt_resolve(call, "src", src, n, sside, rt_kind_name(kind), &s);
 	if (e)
 		return e;
 	memmove(d, s, n);
@@ -397,7 +398,7 @@ static cudaError_t rt_memset_api(const char *call, void *p, int value, size_t n,
 	if (n == 0)
 		return cudaSuccess;
 	void *d;
-	e = rt_resolve(call, "devPtr", p, n, RT_SIDE_DEVICE, cudaMemcpyHostToDevice, &d);
+	e = rt_resolve(call, "devPtr", p, n, RT_SIDE_DEVICE, call, &d);
 	if (e)
 		return rt_error_set(e);
 	memset(d, value, n);

@@ -148,16 +148,16 @@ size_t rt_report_hostderef_message(uint64_t addr, char *buf, size_t len)
 	size_t at = rt_put(buf, len, 0, "error: host code dereferenced device pointer ");
 	at = rt_put_u64(buf, len, at, addr, 1);
 	if (found) {
-		at = rt_put(buf, len, at, " (");
-		if (addr != base) {
-			at = rt_put_u64(buf, len, at, addr - base, 0);
-			at = rt_put(buf, len, at, " bytes into ");
-		} else {
-			at = rt_put(buf, len, at, "the start of ");
-		}
-		at = rt_put(buf, len, at, live ? "a " : "an already freed ");
+		at = rt_put(buf, len, at, " (inside a ");
 		at = rt_put_u64(buf, len, at, size, 0);
-		at = rt_put(buf, len, at, "-byte cudaMalloc allocation)");
+		at = rt_put(buf, len, at, "-byte cudaMalloc allocation");
+		if (live) {
+			at = rt_put(buf, len, at, ", ");
+			at = rt_put_u64(buf, len, at, addr - base, 0);
+			at = rt_put(buf, len, at, " bytes from its start)");
+		} else {
+			at = rt_put(buf, len, at, " that was already freed)");
+		}
 	} else {
 		at = rt_put(buf, len, at, " (in device memory, outside any cudaMalloc allocation)");
 	}

@@ -36,6 +36,21 @@
 #define EMU_HOOKS 1
 #endif
 
+/* Runs the body for every lane l of mask m (all 32 without tests when full). */
+#define LANES(...)                                                                       \
+	do {                                                                             \
+		if (m == FULL) {                                                         \
+			for (unsigned l = 0; l < 32; l++) {                              \
+				__VA_ARGS__;                                                    \
+			}                                                                \
+		} else {                                                                 \
+			for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) {                    \
+				unsigned l = (unsigned)__builtin_ctz(mm_);               \
+				__VA_ARGS__;                                                    \
+			}                                                                \
+		}                                                                        \
+	} while (0)
+
 static const struct emu_hooks *_Atomic emu_hooks_cur;
 static _Atomic uint64_t emu_insn_total;
 static FILE *emu_printf_stream;
@@ -69,6 +84,8 @@ struct frame {
 	uint32_t retval_off;    /* caller .param offset receiving the return value */
 	unsigned stack_base;    /* SIMT stack index of the frame's base entry */
 	uint64_t local_base;    /* .local offset of this frame */
+	const struct ptx_insn *call; /* the caller's call instruction */
+	size_t cap;                  /* bytes allocated at regs */
 };
 
 enum warp_state { W_RUN, W_BARRIER, W_DONE };
@@ -81,9 +98,9 @@ struct warp {
 	unsigned sp, scap;
 	struct frame frames[MAX_CALL_DEPTH];
 	unsigned nframes;
-	/* cache of the last global allocation touched */
-	uint64_t c_base, c_end;
-	char *c_host;
+	/* cache of the last global allocations touched (most recent first) */
+	uint64_t c_base[4], c_end[4];
+	char *c_host[4];
 	/* bar.red pending result */
 	int red_pending;
 	uint32_t red_slot;
@@ -148,6 +165,21 @@ static inline uint64_t mkf64(double f)
 {
 	union { double f; uint64_t u; } x = { f };
 	return x.u;
+}
+
+static inline unsigned popcount32(uint32_t x)
+{
+	x = x - ((x >> 1) & 0x55555555u);
+	x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+	return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
+/* fma in float: the product of two floats is exact in double, so one double add and
+ * one rounding to float give the fused result (up to rare double-rounding ties); this
+ * avoids a libm call per lane on CPUs without FMA in the baseline ISA. */
+static inline float fma32(float a, float b, float c)
+{
+	return (float)((double)a * (double)b + (double)c);
 }
 
 static inline int is_signed_t(unsigned t)
@@ -251,6 +283,13 @@ static int fault_set(struct block *b, struct warp *w, unsigned lane, const struc
 	thread_of(b, w ? w->id * 32 + lane : 0, &f->thread);
 	f->file = file_of(b, in);
 	f->line = in ? in->line : 0;
+	/* inside a toolkit function (-O0 keeps them as calls): report the user's call */
+	for (unsigned k = w ? w->nframes : 0; k > 1 && (!f->file || ptx_file_is_system(f->file));
+	     k--) {
+		const struct ptx_insn *call = w->frames[k - 1].call;
+		f->file = file_of(b, call);
+		f->line = call->line;
+	}
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(f->message, sizeof f->message, fmt, ap);
@@ -395,9 +434,12 @@ static void *mem_slow(struct block *b, struct warp *w, unsigned lane, const stru
 			mem_fault(b, w, lane, in, space, addr, size, is_write, NULL);
 			return NULL;
 		}
-		w->c_base = base;
-		w->c_end = base + sz;
-		w->c_host = host;
+		memmove(w->c_base + 1, w->c_base, 3 * sizeof(w->c_base[0]));
+		memmove(w->c_end + 1, w->c_end, 3 * sizeof(w->c_end[0]));
+		memmove(w->c_host + 1, w->c_host, 3 * sizeof(w->c_host[0]));
+		w->c_base[0] = base;
+		w->c_end[0] = base + sz;
+		w->c_host[0] = host;
 		return host + (addr - base);
 	}
 	}
@@ -408,9 +450,11 @@ static inline void *mem_at(struct block *b, struct warp *w, unsigned lane,
 			   const struct ptx_insn *in, int space, uint64_t addr, unsigned size,
 			   int is_write)
 {
-	if ((space == SP_GLOBAL || space == SP_GENERIC || space == SP_CONST) &&
-	    addr >= w->c_base && addr + size <= w->c_end && !(addr & (size - 1)))
-		return w->c_host + (addr - w->c_base);
+	if ((space == SP_GLOBAL || space == SP_GENERIC || space == SP_CONST) && !(addr & (size - 1)))
+		for (unsigned k = 0; k < 4; k++)
+			if (addr - w->c_base[k] < w->c_end[k] - w->c_base[k] &&
+			    addr + size <= w->c_end[k])
+				return w->c_host[k] + (addr - w->c_base[k]);
 	if (space == SP_SHARED && addr + size <= b->shared_size && !(addr & (size - 1)))
 		return b->shared + addr;
 	return mem_slow(b, w, lane, in, space, addr, size, is_write);
@@ -444,10 +488,24 @@ static void frame_init_slots(struct block *b, struct warp *w, struct frame *fr)
 	const struct ptx_func *f = fr->f;
 	uint64_t *R = fr->regs;
 	const struct emu_launch *l = b->L->l;
+	if (w->nframes > 0) { /* a call: the specials are the caller's */
+		memcpy(R, w->frames[w->nframes - 1].regs, (size_t)SR__COUNT * 32 * 8);
+		for (unsigned lane = 0; lane < 32; lane++)
+			R[SR_LOCALBASE * 32 + lane] = fr->local_base;
+		goto imms;
+	}
+	struct emu_dim3 tid;
+	thread_of(b, w->id * 32, &tid);
 	for (unsigned lane = 0; lane < 32; lane++) {
-		unsigned t = w->id * 32 + lane;
-		struct emu_dim3 tid;
-		thread_of(b, t, &tid);
+		if (lane) { /* the next thread index, without divisions */
+			if (++tid.x == l->block.x) {
+				tid.x = 0;
+				if (++tid.y == l->block.y) {
+					tid.y = 0;
+					tid.z++;
+				}
+			}
+		}
 		R[SR_ZERO * 32 + lane] = 0;
 		R[SR_TID_X * 32 + lane] = tid.x;
 		R[SR_TID_Y * 32 + lane] = tid.y;
@@ -474,6 +532,7 @@ static void frame_init_slots(struct block *b, struct warp *w, struct frame *fr)
 		R[SR_GRIDID * 32 + lane] = 1;
 		R[SR_LOCALBASE * 32 + lane] = fr->local_base;
 	}
+imms:
 	for (unsigned i = 0; i < f->nimm; i++) {
 		uint64_t *d = R + (size_t)f->imm_slots[i] * 32, v = f->imm_vals[i];
 		for (unsigned lane = 0; lane < 32; lane++)
@@ -489,9 +548,14 @@ static int frame_push(struct block *b, struct warp *w, const struct ptx_func *f,
 	struct frame *fr = &w->frames[w->nframes];
 	fr->f = f;
 	fr->local_base = local_base;
-	fr->regs = malloc((size_t)f->nslots * 32 * 8 + f->fparam_size * 32 + 8);
-	if (!fr->regs)
-		return -ENOMEM;
+	size_t need = (size_t)f->nslots * 32 * 8 + f->fparam_size * 32 + 8;
+	if (need > fr->cap) { /* buffers are kept for the next block and call */
+		free(fr->regs);
+		fr->regs = malloc(need);
+		fr->cap = fr->regs ? need : 0;
+		if (!fr->regs)
+			return -ENOMEM;
+	}
 	fr->fparam = (unsigned char *)(fr->regs + (size_t)f->nslots * 32);
 	memset(fr->fparam, 0, f->fparam_size * 32);
 	frame_init_slots(b, w, fr);
@@ -501,9 +565,7 @@ static int frame_push(struct block *b, struct warp *w, const struct ptx_func *f,
 
 static void frame_pop(struct warp *w)
 {
-	struct frame *fr = &w->frames[--w->nframes];
-	free(fr->regs);
-	fr->regs = NULL;
+	w->nframes--;
 }
 
 static int stack_push(struct warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
@@ -710,7 +772,7 @@ static inline int cmp_f(unsigned mod, double a, double b)
 
 static inline int cmp_typed(unsigned ty, unsigned mod, uint64_t a, uint64_t b)
 {
-	unsigned sz = ptx_type_size(ty);
+	unsigned sz = ptx_tsize(ty);
 	if (ty == PT_F32)
 		return cmp_f(mod, f32(a), f32(b));
 	if (ty == PT_F64)
@@ -718,6 +780,40 @@ static inline int cmp_typed(unsigned ty, unsigned mod, uint64_t a, uint64_t b)
 	if (is_signed_t(ty))
 		return cmp_s(mod, sext(a, sz), sext(b, sz));
 	return cmp_u(mod, a & width_mask(sz), b & width_mask(sz));
+}
+
+/* setp for the common 32-bit types, the comparison chosen outside the lane loop.
+ * Returns 0 when the combination has no fast path. */
+static inline int setp_fast(uint64_t *restrict d, const uint64_t *a, const uint64_t *c,
+			    unsigned ty, unsigned md, uint32_t m)
+{
+#define SETP_CASES(T, CONV)                                                              \
+	switch (md) {                                                                    \
+	case CMP_EQ: LANES(d[l] = (CONV(a[l]) == CONV(c[l]))); return 1;                 \
+	case CMP_NE: LANES(d[l] = (CONV(a[l]) != CONV(c[l]))); return 1;                 \
+	case CMP_LT: LANES(d[l] = (CONV(a[l]) < CONV(c[l]))); return 1;                  \
+	case CMP_LE: LANES(d[l] = (CONV(a[l]) <= CONV(c[l]))); return 1;                 \
+	case CMP_GT: LANES(d[l] = (CONV(a[l]) > CONV(c[l]))); return 1;                  \
+	case CMP_GE: LANES(d[l] = (CONV(a[l]) >= CONV(c[l]))); return 1;                 \
+	default: return 0;                                                               \
+	}
+#define CONV_S(x) ((int32_t)(x))
+#define CONV_U(x) ((uint32_t)(x))
+#define CONV_F(x) (f32(x))
+	if (ty == PT_S32) {
+		SETP_CASES(int32_t, CONV_S)
+	} else if (ty == PT_U32) {
+		if (md >= CMP_LO) /* lo ls hi hs */
+			md = md == CMP_LO ? CMP_LT : md == CMP_LS ? CMP_LE : md == CMP_HI ? CMP_GT : CMP_GE;
+		SETP_CASES(uint32_t, CONV_U)
+	} else if (ty == PT_F32 && md != CMP_NE) { /* ordered compares; NaN gives false */
+		SETP_CASES(float, CONV_F)
+	}
+	return 0;
+#undef SETP_CASES
+#undef CONV_S
+#undef CONV_U
+#undef CONV_F
 }
 
 /* Rounds an (exact) double to float in a directed mode (rz, rm, rp) or to nearest. */
@@ -746,7 +842,7 @@ static double round_int(double x, unsigned mode)
 /* Float to integer of dst type: rounded, saturated, NaN gives 0 (as PTX defines). */
 static uint64_t f_to_int(double x, unsigned dst, unsigned mode)
 {
-	unsigned sz = ptx_type_size(dst);
+	unsigned sz = ptx_tsize(dst);
 	if (isnan(x))
 		return 0;
 	x = round_int(x, mode ? mode : RND_RZI);
@@ -770,7 +866,7 @@ static uint64_t f_to_int(double x, unsigned dst, unsigned mode)
 static uint64_t cvt_one(const struct ptx_insn *in, uint64_t v)
 {
 	unsigned dt = in->type, st = in->type2, mode = in->mod2;
-	unsigned dsz = ptx_type_size(dt), ssz = ptx_type_size(st);
+	unsigned dsz = ptx_tsize(dt), ssz = ptx_tsize(st);
 	int sat = in->flags & PF_SAT;
 	int dflt = dt == PT_F32 || dt == PT_F64 || dt == PT_F16 || dt == PT_BF16;
 	int sflt = st == PT_F32 || st == PT_F64 || st == PT_F16 || st == PT_BF16;
@@ -833,7 +929,7 @@ static uint64_t cvt_one(const struct ptx_insn *in, uint64_t v)
 
 static uint64_t atom_one(const struct ptx_insn *in, void *p, uint64_t bv, uint64_t cv)
 {
-	unsigned ty = in->type, sz = ptx_type_size(ty);
+	unsigned ty = in->type, sz = ptx_tsize(ty);
 	if (sz == 4) {
 		uint32_t *q = p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nv, b = (uint32_t)bv;
 		switch (in->mod) {
@@ -912,7 +1008,7 @@ static uint64_t atom_one(const struct ptx_insn *in, void *p, uint64_t bv, uint64
 
 static uint64_t bfe_one(unsigned ty, uint64_t a, uint64_t b, uint64_t c)
 {
-	unsigned sz = ptx_type_size(ty), bits = sz * 8;
+	unsigned sz = ptx_tsize(ty), bits = sz * 8;
 	unsigned pos = (unsigned)(b & 0xff), len = (unsigned)(c & 0xff);
 	uint64_t wm = width_mask(sz);
 	a &= wm;
@@ -934,20 +1030,6 @@ static uint64_t bfe_one(unsigned ty, uint64_t a, uint64_t b, uint64_t c)
 
 /* ---- the interpreter loop ------------------------------------------------------- */
 
-/* Runs the body for every lane l of mask m (all 32 without tests when full). */
-#define LANES(...)                                                                       \
-	do {                                                                             \
-		if (m == FULL) {                                                         \
-			for (unsigned l = 0; l < 32; l++) {                              \
-				__VA_ARGS__;                                                    \
-			}                                                                \
-		} else {                                                                 \
-			for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) {                    \
-				unsigned l = (unsigned)__builtin_ctz(mm_);               \
-				__VA_ARGS__;                                                    \
-			}                                                                \
-		}                                                                        \
-	} while (0)
 
 #define DS(k) (R + (size_t)in->d[k] * 32)
 #define SS(k) (R + (size_t)in->s[k] * 32)
@@ -980,6 +1062,7 @@ static int warp_call(struct block *b, struct warp *w, const struct ptx_insn *in,
 		}
 	}
 	nf->retval_off = in->d[0];
+	nf->call = in;
 	nf->ret_pc = m; /* the lanes that made the call */
 	nf->stack_base = w->sp;
 	return stack_push(w, 0, PTX_NOPC, m);
@@ -1044,11 +1127,11 @@ static int warp_exec(struct block *b, struct warp *w)
 		if (__builtin_expect(hooks != NULL, 0) && hooks->on_insn)
 			hooks->on_insn(hooks->ctx, b->idx, w->id, m, pc, in->line);
 #endif
-		count += (unsigned)__builtin_popcount(m);
+		count += m == FULL ? 32 : popcount32(m);
 		e->pc = pc + 1;
 		if (m == 0 && in->op != OP_BRA)
 			continue;
-		unsigned sz = ptx_type_size(in->type);
+		unsigned sz = ptx_tsize(in->type);
 		uint64_t wm = width_mask(sz);
 		switch (in->op) {
 		CASE(MOV) {
@@ -1102,7 +1185,7 @@ static int warp_exec(struct block *b, struct warp *w)
 			int mad = in->op == OP_MAD || in->op == OP_MAD24;
 			if (in->type == PT_F32) {
 				if (mad)
-					LANES(d[l] = mkf32(fmaf(f32(a[l]), f32(c[l]), f32(ad[l]))));
+					LANES(d[l] = mkf32(fma32(f32(a[l]), f32(c[l]), f32(ad[l]))));
 				else if (in->mod2 >= RND_RZ && in->mod2 <= RND_RP)
 					LANES(d[l] = mkf32(round_f32((double)f32(a[l]) * f32(c[l]), in->mod2)));
 				else
@@ -1152,7 +1235,7 @@ static int warp_exec(struct block *b, struct warp *w)
 				if (in->mod2 >= RND_RZ && in->mod2 <= RND_RP)
 					LANES(d[l] = mkf32(round_f32(fma((double)f32(a[l]), f32(c[l]), f32(ad[l])), in->mod2)));
 				else
-					LANES(d[l] = mkf32(fmaf(f32(a[l]), f32(c[l]), f32(ad[l]))));
+					LANES(d[l] = mkf32(fma32(f32(a[l]), f32(c[l]), f32(ad[l]))));
 			} else {
 				LANES(d[l] = mkf64(fma(f64(a[l]), f64(c[l]), f64(ad[l]))));
 			}
@@ -1408,9 +1491,10 @@ static int warp_exec(struct block *b, struct warp *w)
 			uint64_t *d = DS(0), *d2 = in->nd > 1 ? DS(1) : NULL;
 			const uint64_t *a = SS(0), *c = SS(1), *pc3 = in->ns > 2 ? SS(2) : NULL;
 			unsigned ty = in->type, md = in->mod, bo = in->mod2, nc = in->neg_c;
-			if (ty == PT_S32 && !bo && !d2) {
-				LANES(d[l] = (uint64_t)cmp_s(md, (int32_t)a[l], (int32_t)c[l]));
-				NEXT;
+			if (!bo && !d2 && (ty == PT_S32 || ty == PT_U32 || ty == PT_F32) &&
+			    md <= CMP_HS) {
+				if (setp_fast(d, a, c, ty, md, m))
+					NEXT;
 			}
 			LANES(int t = cmp_typed(ty, md, a[l], c[l]);
 			      int q = !t;
@@ -1814,7 +1898,8 @@ static int block_run(struct worker *wk, unsigned idx)
 		w->state = W_RUN;
 		w->sp = 0;
 		w->nframes = 0;
-		w->c_base = w->c_end = 0;
+		memset(w->c_base, 0, sizeof w->c_base);
+		memset(w->c_end, 0, sizeof w->c_end);
 		w->red_pending = 0;
 		w->insns = 0;
 		if (frame_push(b, w, L->kf, 0) || stack_push(w, 0, PTX_NOPC, w->live)) {
@@ -1918,8 +2003,11 @@ static void worker_release(struct worker *wk)
 {
 	struct block *b = &wk->b;
 	if (b->warps)
-		for (unsigned i = 0; i < b->nwarps; i++)
+		for (unsigned i = 0; i < b->nwarps; i++) {
 			free(b->warps[i].stack);
+			for (unsigned k = 0; k < MAX_CALL_DEPTH && b->warps[i].frames[k].cap; k++)
+				free(b->warps[i].frames[k].regs);
+		}
 	free(b->warps);
 	free(b->shared);
 	free(b->local);
@@ -1996,7 +2084,9 @@ static const struct ptx_insn *reachable_unsupported(const struct ptx_module *m,
 	const struct ptx_insn *in = &f->code[f->unsupported];
 	if (in->op == OP_CALL) {
 		const struct ptx_insn *inner = reachable_unsupported(m, &m->funcs[in->target], depth + 1);
-		return inner ? inner : in;
+		const char *file = inner ? ptx_module_file(m, inner->file) : NULL;
+		/* report the line in the user's code, not inside a toolkit header */
+		return inner && file && !ptx_file_is_system(file) ? inner : in;
 	}
 	return in;
 }
@@ -2018,9 +2108,9 @@ int emu_run(const struct emu_launch *l, struct emu_fault *fault)
 	const struct ptx_insn *un = reachable_unsupported(L.m, L.kf, 0);
 	if (un) {
 		const struct ptx_insn *at = un;
-		launch_fault_static(fault, &L, EMU_FAULT_UNSUPPORTED, at,
-				    un->op == OP_UNSUPPORTED ? L.m->messages[un->target]
-							     : "unsupported feature");
+		while (at->op == OP_CALL) /* the message of the instruction the call reaches */
+			at = &L.m->funcs[at->target].code[L.m->funcs[at->target].unsupported];
+		launch_fault_static(fault, &L, EMU_FAULT_UNSUPPORTED, un, L.m->messages[at->target]);
 		return -ENOTSUP;
 	}
 	L.nblocks = (unsigned)((uint64_t)g->x * g->y * g->z);

@@ -1220,6 +1220,8 @@ static int decode_insn(struct ctx *c, size_t end)
 		return add_unsupported(c, "prmt with a mode (.f4e, .b4e, ...) is not emulated", NULL);
 	if (op == OP_LD || op == OP_ST || op == OP_CVTA || op == OP_ISSPACEP)
 		decode_space(in, &md);
+	if (op == OP_LD && in->space == SP_FPARAM && c->b->f->is_entry)
+		in->space = SP_KPARAM; /* ld.param [%rd] in a kernel; named params override */
 	if (op == OP_CVTA)
 		in->cvta_to = has_mod(&md, "to");
 	if ((op == OP_LD || op == OP_ST) && (in->type == PT_B128))
@@ -1336,8 +1338,6 @@ static int decode_insn(struct ctx *c, size_t end)
 		in->op = OP_CLOCK;
 		in->mod = (uint8_t)c->clock;
 	}
-	if (op == OP_LD && in->space == SP_FPARAM && c->b->f->is_entry)
-		in->space = SP_KPARAM;
 	if (op == OP_LD && (in->type == PT_F16 || in->type == PT_BF16))
 		in->type = PT_B16;
 	if (op == OP_ST && (in->type == PT_F16 || in->type == PT_BF16))
@@ -1615,7 +1615,7 @@ static void fbuild_release(struct fbuild *b)
 	free(b->br);
 }
 
-static int is_system_file(const char *path)
+int ptx_file_is_system(const char *path)
 {
 	return path && (strstr(path, "/cuda") || strstr(path, "/targets/")) &&
 	       (strstr(path, "/include/") || strstr(path, "/targets/"));
@@ -2032,7 +2032,7 @@ static void attribute_lines(struct ptx_module *m)
 		struct ptx_func *f = &m->funcs[fi];
 		for (unsigned pc = 0; pc < f->ncode; pc++) {
 			struct ptx_insn *in = &f->code[pc];
-			if (in->iline && is_system_file(ptx_module_file(m, in->file))) {
+			if (in->iline && ptx_file_is_system(ptx_module_file(m, in->file))) {
 				in->line = in->iline;
 				in->file = in->ifile;
 			}

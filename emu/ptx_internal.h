@@ -134,5 +134,15 @@ struct ptx_kernel {
 const char *ptx_module_file(const struct ptx_module *m, unsigned idx);
 const char *ptx_opcode_name(unsigned op);
 unsigned ptx_type_size(unsigned t);
+/* The same, inline for the interpreter's hot loop. */
+static inline unsigned ptx_tsize(unsigned t)
+{
+	static const unsigned char sizes[PT__COUNT] = {
+		0, 1, 2, 4, 8, 16, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 2, 4, 4, 8, 1,
+	};
+	return t < PT__COUNT ? sizes[t] : 0;
+}
+/* Nonzero for a CUDA toolkit header (lines there are reported at the user's call). */
+int ptx_file_is_system(const char *path);
 
 #endif

@@ -74,7 +74,7 @@ static void job_hash(const struct job *j, char hex[33])
 {
 	struct fs_hash h;
 	fs_hash_init(&h);
-	fs_hash_str(&h, "pmpplab-build-3");
+	fs_hash_str(&h, "pmpplab-build-4"); /* 4: + pl_timing, GPU timing flags */
 	fs_hash_str(&h, backend_name(j->backend));
 	fs_hash_str(&h, j->tool);
 	if (j->glue)
@@ -83,8 +83,10 @@ static void job_hash(const struct job *j, char hex[33])
 	for (unsigned i = 0; i < j->n_flags; i++)
 		fs_hash_str(&h, j->flags[i]);
 	if (j->lab) {
-		static const char *files[] = { "pl_harness.c", "pl_harness.h", "pl_io.c", "pl_io.h" };
-		for (unsigned i = 0; i < 4; i++) {
+		/* pl_timing: pmpplab perf (issue 8). */
+		static const char *files[] = { "pl_harness.c", "pl_harness.h", "pl_io.c", "pl_io.h",
+					       "pl_timing.c", "pl_timing.h" };
+		for (unsigned i = 0; i < 6; i++) {
 			char path[PATH_MAX];
 			snprintf(path, sizeof(path), "%s/%s", j->harness, files[i]);
 			fs_hash_file(&h, path);
@@ -99,8 +101,26 @@ static void job_hash(const struct job *j, char hex[33])
 }
 
 /* Fills the compiler command lines for the job, building into DIR. */
+/* pmpplab perf (issue 8): GPU lab programs get pl_timing's real timing loop
+ * (-DPMPPLAB_HARNESS_GPU) and a run path to the toolkit's lib folder, where pl_timing
+ * dlopens libcupti (it falls back to CUDA events when that fails). */
+static void timing_flags(const struct job *j, struct compile *host, char *rpath)
+{
+	if (j->backend != BACKEND_GPU || !j->lab)
+		return;
+	arg(host, "-DPMPPLAB_HARNESS_GPU");
+	char bin[PATH_MAX];
+	snprintf(bin, sizeof(bin), "%s", j->tool);
+	char *slash = strrchr(bin, '/');
+	if (!slash)
+		return;
+	*slash = '\0'; /* .../cuda/bin */
+	snprintf(rpath, PATH_MAX, "-Xlinker=-rpath,%s/../lib64", bin);
+	arg(host, rpath);
+}
+
 static int job_commands(const struct job *j, const char *dir, struct compile *host,
-			struct compile *ptx, char paths[6][PATH_MAX])
+			struct compile *ptx, char paths[8][PATH_MAX])
 {
 	snprintf(paths[0], PATH_MAX, "%s/prog", dir);
 	snprintf(paths[1], PATH_MAX, "%s/prog.ptx", dir);
@@ -128,8 +148,11 @@ static int job_commands(const struct job *j, const char *dir, struct compile *ho
 	arg(host, paths[0]);
 	arg(host, j->main_source);
 	if (j->lab) {
+		snprintf(paths[6], PATH_MAX, "%s/pl_timing.c", j->harness);
 		arg(host, paths[3]);
 		arg(host, paths[4]);
+		arg(host, paths[6]); /* pmpplab perf (issue 8) */
+		timing_flags(j, host, paths[7]);
 	}
 	if (j->backend == BACKEND_AUTO)
 		arg(host, "-lm");
@@ -181,7 +204,7 @@ static int job_compile(const struct job *j, const char *final_dir, struct build_
 		local.main_source = src;
 	}
 	struct compile host = { 0 }, ptx = { 0 };
-	char paths[6][PATH_MAX];
+	char paths[8][PATH_MAX];
 	job_commands(&local, tmp, &host, &ptx, paths);
 	pthread_t thr;
 	bool threaded = ptx.argc && pthread_create(&thr, NULL, compile_run, &ptx) == 0;

@@ -256,6 +256,18 @@ static const struct spec_dataset *check_dataset(const struct lab_spec *s, const 
 	return &s->datasets[0];
 }
 
+/* Whether the correctness test of dataset D is in the report and passed. */
+static bool dataset_passed(const struct report *r, const struct spec_dataset *d)
+{
+	char *label = dataset_label(d);
+	bool passed = false;
+	for (unsigned i = 0; label && i < r->n_tests; i++)
+		if (strcmp(r->tests[i].name, label) == 0)
+			passed = r->tests[i].status == TEST_PASSED;
+	free(label);
+	return passed;
+}
+
 /* memcheck: on a GPU, the dataset again under compute-sanitizer; on the emulator every
  * access is checked on every run, so the dataset's run already answered. */
 static void grade_memcheck(struct grading *g, const struct spec_check *c, uint64_t seed)
@@ -293,6 +305,10 @@ static void grade_memcheck(struct grading *g, const struct spec_check *c, uint64
 		report_add(g->report, "memcheck", c->points, false,
 			   "not checked: under the memory checker the program %s before every access could be checked; fix that first (see the correctness tests)",
 			   how);
+	} else if (!dataset_passed(g->report, d)) {
+		report_add(g->report, "memcheck", c->points, false,
+			   "no invalid access seen on dataset %s, but its output is wrong: these points count once it is right",
+			   d->name);
 	} else {
 		report_add(g->report, "memcheck", c->points, true, "no out-of-bounds or misaligned access (dataset %s)", d->name);
 	}

@@ -13,18 +13,9 @@ static const char advice[] =
 	"the extra threads must not touch memory: guard the access with a bounds check such as "
 	"if (i < n).";
 
-/* Copies the rest of the line after PREFIX (within TEXT) into out. */
-static bool field_after(const char *text, const char *prefix, char *out, size_t len)
-{
-	const char *p = strstr(text, prefix);
-	if (!p)
-		return false;
-	p += strlen(prefix);
-	size_t n = strcspn(p, "\n");
-	snprintf(out, len, "%.*s", (int)n, p);
-	return true;
-}
-
+/* compute-sanitizer prints each error as a block of "=========     " lines: what, then
+ * "at KERNEL+0x.. in FILE:LINE", "by thread (..) in block (..)", the address and the
+ * nearest allocation, then host backtraces we leave out. */
 static bool scan_sanitizer(const char *out, struct memcheck_finding *f)
 {
 	const char *first = strstr(out, "========= Invalid ");
@@ -32,19 +23,43 @@ static bool scan_sanitizer(const char *out, struct memcheck_finding *f)
 		first = strstr(out, "========= Misaligned");
 	if (!first)
 		return false;
-	char what[160] = "", at[400] = "", who[160] = "", addr[200] = "";
-	field_after(first, "========= ", what, sizeof(what));
-	field_after(first, " in ", at, sizeof(at));
-	field_after(first, "by thread ", who, sizeof(who));
-	field_after(first, "Address ", addr, sizeof(addr));
-	const char *slash = strrchr(at, '/');
+	char where[400] = "?", details[600] = "", what[200] = "";
+	size_t used = 0;
+	const char *p = first;
+	for (int n = 0; n < 8 && *p; n++) {
+		size_t len = strcspn(p, "\n");
+		const char *text = p;
+		while (text < p + len && (*text == '=' || *text == ' '))
+			text++;
+		int tlen = (int)(p + len - text);
+		if (n == 0) {
+			snprintf(what, sizeof(what), "%.*s", tlen, text);
+		} else if (strncmp(text, "at ", 3) == 0) {
+			const char *in = strstr(text, " in ");
+			if (in && in < p + len) {
+				const char *file = in + 4, *slash = memchr(file, '/', (size_t)(p + len - file));
+				for (const char *q = file; q < p + len; q++)
+					if (*q == '/')
+						slash = q;
+				if (slash)
+					file = slash + 1;
+				snprintf(where, sizeof(where), "%.*s", (int)(p + len - file), file);
+			}
+		} else if (tlen == 0 || strncmp(text, "Saved host", 10) == 0 || strncmp(text, "Host Frame", 10) == 0 ||
+			   strncmp(text, "Device Frame", 12) == 0 || strncmp(text, "Invalid", 7) == 0) {
+			break;
+		} else if (used < sizeof(details)) {
+			used += (size_t)snprintf(details + used, sizeof(details) - used, "; %.*s", tlen, text);
+		}
+		p += len + (p[len] == '\n');
+	}
 	unsigned errors = 0;
 	const char *summary = strstr(out, "ERROR SUMMARY: ");
 	if (summary)
 		errors = (unsigned)strtoul(summary + 15, NULL, 10);
 	f->errors = errors ? errors : 1;
-	snprintf(f->text, sizeof(f->text), "%s: %s by thread %s: address %s (%u errors in all)\n%s",
-		 slash ? slash + 1 : at, what, who, addr, f->errors, advice);
+	snprintf(f->text, sizeof(f->text), "%s: %s%s (%u errors in all)\n%s", where, what, details,
+		 f->errors, advice);
 	return true;
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "xmem.h"
@@ -168,6 +169,10 @@ int state_save(const struct ui_state *s, const char *path)
 		rc = -errno;
 		goto out_free;
 	}
+	/* mkstemp makes the file 0600; state.json is an ordinary file of the workspace. */
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
 	json_t *root = state_json(s);
 	char *text = json_dumps(root, JSON_INDENT(2) | JSON_SORT_KEYS);
 	json_decref(root);

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "pl_io.h"
+#include "pl_timing.h" /* pmpplab perf (issue 8) */
 
 #ifdef PMPPLAB_HARNESS_CUDA
 #include <cuda_runtime_api.h>
@@ -95,6 +96,9 @@ int main(int argc, char **argv)
 	fflush(stdout);
 
 	struct pl_file result = { 0 };
+	/* pmpplab perf (issue 8): when the grader sets $PMPPLAB_TIMING, call the entry point
+	 * again, timed, and add the metrics (pl_timing.h); outputs keep the last call's. */
+	pl_timing_run(&result);
 	for (uint32_t i = 0; i < request.n; i++) {
 		struct pl_item *it = &request.items[i];
 		if (it->kind != PL_OUTPUT)

@@ -25,10 +25,8 @@ __global__ void vecAddKernel(const float *A, const float *B, float *C, int n)
 
 void vecAdd(const float *A_h, const float *B_h, float *C_h, int n)
 {
-    size_t bytes = n * sizeof(float);
-    float *A_d = NULL, *B_d = NULL, *C_d = NULL;
-
-    // TODO 2: allocate A_d, B_d and C_d on the device (cudaMalloc), `bytes` each.
+    // TODO 2: declare the device pointers A_d, B_d and C_d and allocate n floats for
+    //         each with cudaMalloc (sizes are in bytes: n * sizeof(float)).
 
     // TODO 3: copy A_h and B_h to the device (cudaMemcpy, cudaMemcpyHostToDevice).
 
@@ -38,5 +36,4 @@ void vecAdd(const float *A_h, const float *B_h, float *C_h, int n)
     // TODO 5: copy C_d back into C_h (cudaMemcpyDeviceToHost).
 
     // TODO 6: free the three device buffers (cudaFree).
-    (void)bytes; (void)A_d; (void)B_d; (void)C_d;
 }

@@ -213,11 +213,11 @@ static void test_hostderef_message(void **state)
 	assert_int_equal(cudaMalloc((void **)&d, 4000), cudaSuccess);
 	rt_report_hostderef_message((uint64_t)(uintptr_t)(d + 12), msg, sizeof msg);
 	assert_non_null(strstr(msg, "host code dereferenced device pointer 0x"));
-	assert_non_null(strstr(msg, "12 bytes into a 4000-byte cudaMalloc allocation"));
+	assert_non_null(strstr(msg, "(inside a 4000-byte cudaMalloc allocation, 12 bytes from its start)"));
 	assert_non_null(strstr(msg, "cudaMemcpy(..., cudaMemcpyDeviceToHost)"));
 	assert_int_equal(cudaFree(d), cudaSuccess);
 	rt_report_hostderef_message((uint64_t)(uintptr_t)d, msg, sizeof msg);
-	assert_non_null(strstr(msg, "an already freed 4000-byte"));
+	assert_non_null(strstr(msg, "inside a 4000-byte cudaMalloc allocation that was already freed"));
 }
 
 int main(void)

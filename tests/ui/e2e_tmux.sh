@@ -27,6 +27,11 @@ if ! command -v tmux >/dev/null 2>&1; then
 	exit 77
 fi
 
+if [ ! -x "$PMPPLAB" ]; then
+	echo "FAIL: $PMPPLAB is not an executable (build it first)"
+	exit 1
+fi
+
 WORK=$(mktemp -d /tmp/pmpplab-e2e.XXXXXX)
 SOCK="$WORK/tmux.sock"
 SCREENS=${E2E_SCREENS:-$WORK/screens}
@@ -125,7 +130,7 @@ capture lab-80x24 >/dev/null
 
 # 6. Back to the list, which now says passed; then quit cleanly.
 tm send-keys -t e2e Escape
-wait_for 10 "$LAB .*passed"
+wait_for 10 "$LAB +[0-9]+ +Vector addition +(✔|\\+) passed"
 capture list-80x24 >/dev/null
 tm send-keys -t e2e q
 deadline=$((SECONDS + 10))

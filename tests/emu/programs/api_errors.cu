@@ -12,7 +12,7 @@ static void show(const char *what, cudaError_t e)
 __global__ void noop(int *p)
 {
 	if (p)
-		p[threadIdx.x] = 1;
+		p[threadIdx.x % 64] = 1; // stays inside the 256-byte allocation
 }
 
 __global__ void bigShared(int *p)
@@ -22,7 +22,7 @@ __global__ void bigShared(int *p)
 	s[threadIdx.x] = threadIdx.x;
 	dyn[threadIdx.x] = 1;
 	__syncthreads();
-	p[threadIdx.x] = s[255 - threadIdx.x] + dyn[0];
+	p[threadIdx.x % 64] = s[255 - threadIdx.x] + dyn[0];
 }
 
 __global__ void wildWrite(int *p)

@@ -1,0 +1,46 @@
+// Known-right: the image is a flat array of pixels, one thread each, in a 1-D grid.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+#define CHANNELS 3
+
+// One thread per pixel: (col, row) from a 2-D grid of 2-D blocks.
+__global__ void colorToGreyKernel(const unsigned char *rgb, unsigned char *grey, int width,
+                                  int height)
+{
+    int greyOffset = blockIdx.x * blockDim.x + threadIdx.x;
+    if (greyOffset < width * height) {
+        int rgbOffset = greyOffset * CHANNELS;
+        unsigned char r = rgb[rgbOffset];
+        unsigned char g = rgb[rgbOffset + 1];
+        unsigned char b = rgb[rgbOffset + 2];
+        grey[greyOffset] = (unsigned char)(0.21f * r + 0.72f * g + 0.07f * b);
+    }
+}
+
+#define CHECK(call)                                                              \
+    do {                                                                         \
+        cudaError_t err_ = (call);                                               \
+        if (err_ != cudaSuccess) {                                               \
+            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                  \
+                    cudaGetErrorString(err_));                                   \
+            exit(1);                                                             \
+        }                                                                        \
+    } while (0)
+
+void colorToGrey(const unsigned char *rgb_h, unsigned char *grey_h, int width, int height)
+{
+    size_t pixels = (size_t)width * height;
+    unsigned char *rgb_d, *grey_d;
+    CHECK(cudaMalloc((void **)&rgb_d, pixels * CHANNELS));
+    CHECK(cudaMalloc((void **)&grey_d, pixels));
+    CHECK(cudaMemcpy(rgb_d, rgb_h, pixels * CHANNELS, cudaMemcpyHostToDevice));
+
+    int blocks = (int)((pixels + 255) / 256);
+    colorToGreyKernel<<<blocks, 256>>>(rgb_d, grey_d, width, height);
+    CHECK(cudaGetLastError());
+
+    CHECK(cudaMemcpy(grey_h, grey_d, pixels, cudaMemcpyDeviceToHost));
+    CHECK(cudaFree(rgb_d));
+    CHECK(cudaFree(grey_d));
+}

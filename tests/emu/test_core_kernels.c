@@ -1,0 +1,710 @@
+/* End-to-end tests of the emulator core: .cu kernels compiled to PTX by nvcc at build
+ * time (tests/emu/core/), run with emu_run on devmem buffers, compared with answers
+ * computed here. Usage: test_core_kernels LABS.ptx FLOW.ptx UNSUPPORTED.ptx CORE_DIR */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "exec.h"
+#include "ptx.h"
+
+static const char *g_paths[3], *g_core_dir;
+static struct ptx_module *g_labs, *g_flow, *g_unsup;
+
+static struct ptx_module *load(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	char *buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	struct ptx_module *m;
+	char err[512];
+	int rc = ptx_module_load(buf, (size_t)n, path, &m, err, sizeof err);
+	if (rc)
+		fail_msg("%s", err);
+	free(buf);
+	return m;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	g_labs = load(g_paths[0]);
+	g_flow = load(g_paths[1]);
+	g_unsup = load(g_paths[2]);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	ptx_module_free(g_labs);
+	ptx_module_free(g_flow);
+	ptx_module_free(g_unsup);
+	return 0;
+}
+
+/* The mangled kernel whose name contains `name` followed by a digit-free suffix. */
+static const struct ptx_kernel *kernel(const struct ptx_module *m, const char *name)
+{
+	char want[128];
+	snprintf(want, sizeof want, "%zu%s", strlen(name), name);
+	for (unsigned i = 0; i < ptx_module_nkernels(m); i++) {
+		const struct ptx_kernel *k = ptx_module_kernel_at(m, i);
+		if (strstr(ptx_kernel_name(k), want))
+			return k;
+	}
+	fail_msg("no kernel %s", name);
+	return NULL;
+}
+
+static devaddr_t dalloc(size_t n)
+{
+	devaddr_t a;
+	assert_int_equal(devmem_alloc(n, DEVMEM_GLOBAL, "test buffer", &a), 0);
+	return a;
+}
+
+#define H(a, n) devmem_host((a), (n))
+
+static int launch(const struct ptx_module *m, const char *name, struct emu_dim3 g,
+		  struct emu_dim3 b, size_t shmem, void **args, struct emu_fault *f)
+{
+	struct emu_launch l = { m, kernel(m, name), g, b, shmem, args };
+	int rc = emu_run(&l, f);
+	if (rc) /* shown with the failure when a launch was expected to work */
+		fprintf(stderr, "  %s: %d: %s:%u: %s\n", name, rc, f->file ? f->file : "?", f->line,
+			f->message);
+	return rc;
+}
+
+#define D3(x, y, z) ((struct emu_dim3){ (x), (y), (z) })
+
+/* The line of the first line of core/FILE containing tag. */
+static unsigned source_line(const char *file, const char *tag)
+{
+	char path[1024], line[512];
+	snprintf(path, sizeof path, "%s/%s", g_core_dir, file);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	for (unsigned n = 1; fgets(line, sizeof line, f); n++)
+		if (strstr(line, tag)) {
+			fclose(f);
+			return n;
+		}
+	fclose(f);
+	fail_msg("tag %s not in %s", tag, file);
+	return 0;
+}
+
+/* ---- lab kernels ---------------------------------------------------------------- */
+
+static void test_vecadd(void **state)
+{
+	(void)state;
+	int n = 10007;
+	devaddr_t a = dalloc(n * 4), b = dalloc(n * 4), c = dalloc(n * 4);
+	float *ha = H(a, n * 4), *hb = H(b, n * 4), *hc = H(c, n * 4);
+	for (int i = 0; i < n; i++) {
+		ha[i] = (float)i * 0.5f;
+		hb[i] = (float)(n - i);
+	}
+	void *args[] = { &a, &b, &c, &n };
+	struct emu_fault f;
+	assert_int_equal(launch(g_labs, "vecAdd", D3((n + 255) / 256, 1, 1), D3(256, 1, 1), 0, args, &f), 0);
+	for (int i = 0; i < n; i++)
+		assert_true(hc[i] == ha[i] + hb[i]);
+	devmem_free(a); devmem_free(b); devmem_free(c);
+}
+
+static void test_grid2d(void **state)
+{
+	(void)state;
+	int rows = 37, cols = 53;
+	devaddr_t in = dalloc(rows * cols * 4), out = dalloc(rows * cols * 4);
+	int *hi = H(in, rows * cols * 4), *ho = H(out, rows * cols * 4);
+	for (int i = 0; i < rows * cols; i++)
+		hi[i] = i * 7 - 100;
+	void *args[] = { &in, &out, &rows, &cols };
+	struct emu_fault f;
+	assert_int_equal(launch(g_labs, "grid2d", D3(4, 3, 1), D3(16, 16, 1), 0, args, &f), 0);
+	for (int r = 0; r < rows; r++)
+		for (int c = 0; c < cols; c++)
+			assert_int_equal(ho[r * cols + c], hi[r * cols + c] * 2 + r - c);
+	devmem_free(in); devmem_free(out);
+}
+
+static void test_matmul_tiled(void **state)
+{
+	(void)state;
+	int n = 70;
+	size_t bytes = (size_t)n * n * 4;
+	devaddr_t a = dalloc(bytes), b = dalloc(bytes), c = dalloc(bytes);
+	float *ha = H(a, bytes), *hb = H(b, bytes), *hc = H(c, bytes);
+	for (int i = 0; i < n * n; i++) {
+		ha[i] = (float)((i * 13) % 17) - 8;
+		hb[i] = (float)((i * 7) % 11) - 5;
+	}
+	void *args[] = { &a, &b, &c, &n };
+	struct emu_fault f;
+	assert_int_equal(launch(g_labs, "matmulTiled", D3(5, 5, 1), D3(16, 16, 1), 0, args, &f), 0);
+	for (int r = 0; r < n; r++)
+		for (int col = 0; col < n; col++) {
+			float s = 0;
+			for (int k = 0; k < n; k++)
+				s += ha[r * n + k] * hb[k * n + col];
+			assert_float_equal(hc[r * n + col], s, 1e-3);
+		}
+	devmem_free(a); devmem_free(b); devmem_free(c);
+}
+
+static void test_conv_constant(void **state)
+{
+	(void)state;
+	int n = 1000;
+	devaddr_t in = dalloc(n * 4), out = dalloc(n * 4), mask;
+	size_t msz;
+	assert_int_equal(ptx_module_symbol(g_labs, "c_mask", &mask, &msz), 0);
+	assert_int_equal(msz, 36);
+	float *hm = H(mask, 36), *hi = H(in, n * 4), *ho = H(out, n * 4);
+	for (int k = 0; k < 9; k++)
+		hm[k] = (float)(k + 1) / 8;
+	for (int i = 0; i < n; i++)
+		hi[i] = (float)(i % 10);
+	void *args[] = { &in, &out, &n };
+	struct emu_fault f;
+	assert_int_equal(launch(g_labs, "conv1d", D3(4, 1, 1), D3(256, 1, 1), 0, args, &f), 0);
+	for (int i = 0; i < n; i++) {
+		float s = 0;
+		for (int k = 0; k < 9; k++) {
+			int j = i + k - 4;
+			if (j >= 0 && j < n)
+				s += hm[k] * hi[j];
+		}
+		assert_float_equal(ho[i], s, 1e-4);
+	}
+	devmem_free(in); devmem_free(out);
+}
+
+static void test_histogram_atomics(void **state)
+{
+	(void)state;
+	int n = 100000;
+	devaddr_t d = dalloc(n), bins = dalloc(64 * 4);
+	unsigned char *hd = H(d, n);
+	unsigned *hb = H(bins, 256), want[64] = { 0 };
+	for (int i = 0; i < n; i++) {
+		hd[i] = (unsigned char)((i * 31 + i / 7) & 0xff);
+		want[hd[i] % 64]++;
+	}
+	void *args[] = { &d, &bins, &n };
+	struct emu_fault f;
+	assert_int_equal(launch(g_labs, "histogram", D3(20, 1, 1), D3(256, 1, 1), 0, args, &f), 0);
+	for (int b = 0; b < 64; b++)
+		assert_int_equal(hb[b], want[b]);
+	devmem_free(d); devmem_free(bins);
+}
+
+static void test_reduce_shuffle(void **state)
+{
+	(void)state;
+	int n = 100003;
+	devaddr_t in = dalloc(n * 4), out = dalloc(4);
+	float *hi = H(in, n * 4), *ho = H(out, 4);
+	double want = 0;
+	for (int i = 0; i < n; i++) {
+		hi[i] = (float)(i % 9);
+		want += hi[i];
+	}
+	void *args[] = { &in, &out, &n };
+	struct emu_fault f;
+	assert_int_equal(launch(g_labs, "reduceShfl", D3(30, 1, 1), D3(256, 1, 1), 8 * 4, args, &f), 0);
+	assert_float_equal(*ho, want, 0.5);
+	devmem_free(in); devmem_free(out);
+}
+
+static void test_reduce_shared(void **state)
+{
+	(void)state;
+	int n = 5000, nb = (n + 255) / 256;
+	devaddr_t in = dalloc(n * 4), out = dalloc(nb * 4);
+	int *hi = H(in, n * 4), *ho = H(out, nb * 4);
+	for (int i = 0; i < n; i++)
+		hi[i] = i % 100 - 30;
+	void *args[] = { &in, &out, &n };
+	struct emu_fault f;
+	assert_int_equal(launch(g_labs, "reduceShared", D3(nb, 1, 1), D3(256, 1, 1), 0, args, &f), 0);
+	for (int b = 0; b < nb; b++) {
+		int s = 0;
+		for (int i = b * 256; i < n && i < (b + 1) * 256; i++)
+			s += hi[i];
+		assert_int_equal(ho[b], s);
+	}
+	devmem_free(in); devmem_free(out);
+}
+
+static void test_scan(void **state)
+{
+	(void)state;
+	int n = 200;
+	devaddr_t in = dalloc(n * 4), out = dalloc(n * 4);
+	int *hi = H(in, n * 4), *ho = H(out, n * 4);
+	for (int i = 0; i < n; i++)
+		hi[i] = (i * 5) % 13 - 6;
+	void *args[] = { &in, &out, &n };
+	struct emu_fault f;
+	assert_int_equal(launch(g_labs, "scanBlock", D3(1, 1, 1), D3(256, 1, 1), 0, args, &f), 0);
+	int s = 0;
+	for (int i = 0; i < n; i++) {
+		s += hi[i];
+		assert_int_equal(ho[i], s);
+	}
+	devmem_free(in); devmem_free(out);
+}
+
+static void test_transpose(void **state)
+{
+	(void)state;
+	int w = 70, h = 45;
+	devaddr_t in = dalloc(w * h * 4), out = dalloc(w * h * 4);
+	float *hi = H(in, w * h * 4), *ho = H(out, w * h * 4);
+	for (int i = 0; i < w * h; i++)
+		hi[i] = (float)i;
+	void *args[] = { &in, &out, &w, &h };
+	struct emu_fault f;
+	assert_int_equal(launch(g_labs, "transposeTiled", D3(3, 2, 1), D3(32, 8, 1), 0, args, &f), 0);
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++)
+			assert_true(ho[x * h + y] == hi[y * w + x]);
+	devmem_free(in); devmem_free(out);
+}
+
+static void test_grid3d_global_symbol(void **state)
+{
+	(void)state;
+	devaddr_t cnt;
+	assert_int_equal(ptx_module_symbol(g_labs, "g_counter", &cnt, NULL), 0);
+	*(int *)H(cnt, 4) = 0;
+	struct emu_fault f;
+	assert_int_equal(launch(g_labs, "countBlocks", D3(4, 3, 2), D3(64, 1, 1), 0, NULL, &f), 0);
+	assert_int_equal(*(int *)H(cnt, 4), 24);
+}
+
+/* ---- control flow, calls, warp operations --------------------------------------- */
+
+static int collatz_steps(int k)
+{
+	int v = 0;
+	while (k > 1) {
+		k = (k % 2) ? 3 * k + 1 : k / 2;
+		v++;
+	}
+	return v;
+}
+
+static void test_divergence(void **state)
+{
+	(void)state;
+	int n = 1000;
+	devaddr_t out = dalloc(n * 4);
+	int *ho = H(out, n * 4);
+	void *args[] = { &out, &n };
+	struct emu_fault f;
+	assert_int_equal(launch(g_flow, "divergence", D3(8, 1, 1), D3(128, 1, 1), 0, args, &f), 0);
+	for (int t = 0; t < n; t++) {
+		int v = 0;
+		if (t % 2 == 0)
+			v += t % 4 == 0 ? 100 : 200;
+		else if (t % 3 == 0)
+			v += 300;
+		for (int i = 0; i < t % 7; i++)
+			v += i;
+		for (int i = 0; i < 100; i++) {
+			if (i == t % 13)
+				break;
+			if (i % 2)
+				continue;
+			v += 1000;
+		}
+		v += collatz_steps(t);
+		if (t % 5 == 4) {
+			assert_int_equal(ho[t], -v);
+			continue;
+		}
+		/* the lanes of the warp that reconverged here: in range, not returned */
+		int active = 0;
+		for (int u = t / 32 * 32; u < t / 32 * 32 + 32; u++)
+			active += u < n && u % 5 != 4;
+		assert_int_equal(ho[t], v + active);
+	}
+	devmem_free(out);
+}
+
+static int fib(int n)
+{
+	return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
+
+static void test_calls_recursion(void **state)
+{
+	(void)state;
+	int n = 100;
+	devaddr_t a = dalloc(n * 4), out = dalloc(n * 4), fibs = dalloc(n * 4);
+	float *ha = H(a, n * 4), *ho = H(out, n * 4);
+	int *hf = H(fibs, n * 4);
+	for (int i = 0; i < n; i++)
+		ha[i] = (float)i / 4;
+	void *args[] = { &a, &out, &fibs, &n };
+	struct emu_fault f;
+	assert_int_equal(launch(g_flow, "calls", D3(2, 1, 1), D3(64, 1, 1), 0, args, &f), 0);
+	for (int t = 0; t < n; t++) {
+		float want = (t & 1) ? ha[t] * (float)t + 2.0f : ha[t] - 2.0f * (float)t;
+		assert_float_equal(ho[t], want, 1e-5);
+		assert_int_equal(hf[t], fib(t % 12));
+	}
+	devmem_free(a); devmem_free(out); devmem_free(fibs);
+}
+
+static void test_warp_ops(void **state)
+{
+	(void)state;
+	int nt = 64;
+	devaddr_t in = dalloc(nt * 4), out = dalloc(nt * 40);
+	int *hi = H(in, nt * 4);
+	unsigned *ho = H(out, nt * 40);
+	for (int t = 0; t < nt; t++)
+		hi[t] = (t * 37) % 101;
+	hi[40] = 7;
+	void *args[] = { &in, &out };
+	struct emu_fault f;
+	assert_int_equal(launch(g_flow, "warpOps", D3(1, 1, 1), D3(nt, 1, 1), 0, args, &f), 0);
+	for (int t = 0; t < nt; t++) {
+		int w0 = t / 32 * 32, lane = t % 32;
+		unsigned ballot = 0, any7 = 0, match = 0;
+		for (int k = 0; k < 32; k++) {
+			ballot |= (unsigned)(hi[w0 + k] > 50) << k;
+			any7 |= hi[w0 + k] == 7;
+			match |= (unsigned)(hi[w0 + k] % 4 == hi[t] % 4) << k;
+		}
+		const unsigned *o = ho + t * 10;
+		assert_int_equal(o[0], ballot);
+		assert_int_equal(o[1], any7);
+		assert_int_equal(o[2], 1);
+		assert_int_equal(o[3], (unsigned)hi[w0 + 3]);
+		assert_int_equal(o[4], (unsigned)hi[lane >= 2 ? t - 2 : t]);
+		assert_int_equal(o[5], (unsigned)hi[lane + 5 < 32 ? t + 5 : t]);
+		assert_int_equal(o[6], (unsigned)hi[w0 + (lane ^ 9)]);
+		/* width 8: source lane (lane+1) within the lane's group of 8 */
+		assert_int_equal(o[7], (unsigned)hi[w0 + (lane & ~7) + ((lane + 1) & 7)]);
+		assert_int_equal(o[8], match);
+		assert_int_equal(o[9], lane % 3 == 0 ? 0x49249249u : 0);
+	}
+	devmem_free(in); devmem_free(out);
+}
+
+static void test_atomics(void **state)
+{
+	(void)state;
+	devaddr_t iv = dalloc(5 * 4), uv = dalloc(6 * 4), fv = dalloc(4), dv = dalloc(16);
+	int *hi = H(iv, 20);
+	unsigned *hu = H(uv, 24);
+	float *hf = H(fv, 4);
+	double *hd = H(dv, 16);
+	hi[0] = 0; hi[1] = 0; hi[2] = 1 << 30; hi[3] = -5; hi[4] = 0;
+	hu[0] = 0xffffffffu; hu[1] = 0; hu[2] = 0; hu[3] = 0; hu[4] = 0; hu[5] = 0;
+	hf[0] = 1.0f;
+	hd[0] = 0; hd[1] = 0;
+	void *args[] = { &iv, &uv, &fv, &dv };
+	struct emu_fault f;
+	int nb = 4, nt = 128, total = nb * nt;
+	assert_int_equal(launch(g_flow, "atomics", D3(nb, 1, 1), D3(nt, 1, 1), 0, args, &f), 0);
+	assert_int_equal(hi[0], total * (total - 1) / 2);
+	assert_int_equal(hi[1], -total);
+	assert_int_equal(hi[2], 1000 - (total - 1));
+	assert_int_equal(hi[3], (total - 1) * 3);
+	assert_int_equal(hi[4], nb * nt * 2);
+	assert_int_equal(hu[0], 0);
+	assert_int_equal(hu[1], 0xffffffffu);
+	unsigned x = 0;
+	for (int t = 0; t < total; t++)
+		x ^= (unsigned)t;
+	assert_int_equal(hu[2], x);
+	assert_int_equal(hu[3], total % 17); /* inc wraps at 16: values 0..16 */
+	/* dec from 0: 0 -> 16 -> 15 ... -> 0 -> 16: after total steps */
+	unsigned d = 0;
+	for (int t = 0; t < total; t++)
+		d = (d == 0 || d > 16) ? 16 : d - 1;
+	assert_int_equal(hu[4], d);
+	assert_int_equal(hu[5], 77);
+	assert_float_equal(hf[0], 1.0f + 0.5f * total, 1e-6);
+	assert_float_equal(hd[0], 0.25 * total, 1e-12);
+	assert_float_equal(hd[1], (double)total, 1e-12);
+	devmem_free(iv); devmem_free(uv); devmem_free(fv); devmem_free(dv);
+}
+
+static void test_int_ops(void **state)
+{
+	(void)state;
+	static const int av[] = { 7, -7, 100000, -2147483647 - 1, 0, 123456789, -1, 65535, 31, 1 << 20 };
+	static const int bv[] = { 2, 2, -3, -1, 5, 0, 7, -65536, 33, 1 << 12 };
+	int n = 10;
+	devaddr_t a = dalloc(n * 4), b = dalloc(n * 4), out = dalloc(n * 64);
+	memcpy(H(a, n * 4), av, sizeof av);
+	memcpy(H(b, n * 4), bv, sizeof bv);
+	int *ho = H(out, n * 64);
+	void *args[] = { &a, &b, &out, &n };
+	struct emu_fault f;
+	assert_int_equal(launch(g_flow, "intOps", D3(1, 1, 1), D3(32, 1, 1), 0, args, &f), 0);
+	for (int t = 0; t < n; t++) {
+		int x = av[t], y = bv[t];
+		unsigned ux = (unsigned)x, uy = (unsigned)y;
+		const int *o = ho + t * 16;
+		if (y && !(x == -2147483647 - 1 && y == -1)) {
+			assert_int_equal(o[0], x / y);
+			assert_int_equal(o[1], x % y);
+		}
+		if (uy) {
+			assert_int_equal(o[2], (int)(ux / uy));
+			assert_int_equal(o[3], (int)(ux % uy));
+		}
+		assert_int_equal(o[4], (int)(((long long)x * y) >> 32));
+		assert_int_equal(o[5], (int)(((unsigned long long)ux * uy) >> 32));
+		assert_int_equal(o[6], __builtin_popcount(ux));
+		assert_int_equal(o[7], ux ? __builtin_clz(ux) : 32);
+		unsigned r = 0;
+		for (int i = 0; i < 32; i++)
+			r |= (ux >> i & 1) << (31 - i);
+		assert_int_equal((unsigned)o[8], r);
+		unsigned long long xy = ((unsigned long long)uy << 32) | ux, bp = 0;
+		for (int i = 0; i < 4; i++)
+			bp |= ((xy >> (((0x3715 >> (4 * i)) & 7) * 8)) & 0xff) << (8 * i);
+		assert_int_equal((unsigned)o[9], (unsigned)bp);
+		unsigned sh = (unsigned)y & 31;
+		assert_int_equal((unsigned)o[10], (unsigned)((xy << sh) >> 32));
+		assert_int_equal(o[11], x >> sh);
+		assert_int_equal((unsigned)o[12], ux >> sh);
+		assert_int_equal(o[13], (x < y ? x : y) + (x > y ? x : y) * 3);
+		assert_int_equal(o[14], (int)((unsigned)(x < 0 ? -(unsigned)x : (unsigned)x) ^ (ux << 3)));
+		assert_int_equal(o[15], (int)(((long long)x * y) >> 7));
+	}
+	devmem_free(a); devmem_free(b); devmem_free(out);
+}
+
+static int round_even(float x)
+{
+	return (int)nearbyintf(x);
+}
+
+static void test_float_ops(void **state)
+{
+	(void)state;
+	static const float av[] = { 2.5f, -2.5f, 3.7f, -0.2f, 1.5f, 0.75f, 1e-3f, 100.25f };
+	static const float bv[] = { 3.0f, 0.5f, -1.25f, 8.0f, 1.5f, -0.75f, 7.0f, 0.1f };
+	int n = 8;
+	devaddr_t a = dalloc(n * 4), b = dalloc(n * 4), out = dalloc(n * 32), iout = dalloc(n * 24),
+		  dout = dalloc(n * 24);
+	memcpy(H(a, n * 4), av, sizeof av);
+	memcpy(H(b, n * 4), bv, sizeof bv);
+	float *ho = H(out, n * 32);
+	int *hi = H(iout, n * 24);
+	double *hd = H(dout, n * 24);
+	void *args[] = { &a, &b, &out, &iout, &dout, &n };
+	struct emu_fault f;
+	assert_int_equal(launch(g_flow, "floatOps", D3(1, 1, 1), D3(32, 1, 1), 0, args, &f), 0);
+	for (int t = 0; t < n; t++) {
+		float x = av[t], y = bv[t];
+		const float *o = ho + t * 8;
+		assert_float_equal(o[0], x * y + x, 1e-6);
+		assert_float_equal(o[1], x / y, 1e-6);
+		assert_float_equal(o[2], sqrtf(fabsf(x)), 1e-6);
+		assert_float_equal(o[3], fminf(x, y) - fmaxf(x, y), 1e-6);
+		assert_float_equal(o[4], x < 0 ? 0 : x > 1 ? 1 : x, 0);
+		assert_float_equal(o[5], (float)(int)x, 0);
+		assert_float_equal(o[6], x, fabsf(x) * 1e-3 + 1e-4); /* half precision */
+		assert_float_equal(o[7], 1.0f / sqrtf(fabsf(y) + 1.0f), 1e-5);
+		const int *io = hi + t * 6;
+		assert_int_equal(io[0], round_even(x));
+		assert_int_equal(io[1], (int)x);
+		assert_int_equal(io[2], (int)floorf(x));
+		assert_int_equal(io[3], (int)ceilf(x));
+		assert_int_equal(io[4], x < 0 ? 0 : round_even(x));
+		assert_int_equal(io[5], x < y);
+		double dx = x, dy = y;
+		assert_float_equal(hd[t * 3], dx / dy, 1e-15);
+		assert_float_equal(hd[t * 3 + 1], sqrt(fabs(dx)) + dx * dy, 1e-12);
+		assert_float_equal(hd[t * 3 + 2], (double)(long long)(dx * 1000.0), 0);
+	}
+	devmem_free(a); devmem_free(b); devmem_free(out); devmem_free(iout); devmem_free(dout);
+}
+
+static void test_printf(void **state)
+{
+	(void)state;
+	FILE *cap = tmpfile();
+	assert_non_null(cap);
+	emu_set_printf_stream(cap);
+	int n = 3;
+	void *args[] = { &n };
+	struct emu_fault f;
+	int rc = launch(g_flow, "printer", D3(2, 1, 1), D3(32, 1, 1), 0, args, &f);
+	emu_set_printf_stream(NULL);
+	assert_int_equal(rc, 0);
+	char got[2048] = { 0 }, want[2048] = { 0 };
+	rewind(cap);
+	size_t len = fread(got, 1, sizeof got - 1, cap);
+	got[len] = 0;
+	fclose(cap);
+	size_t o = 0;
+	for (int b = 0; b < 2; b++)
+		for (int t = 0; t < n; t++)
+			o += (size_t)snprintf(want + o, sizeof want - o,
+					      "block %d thread %d: %d %5.2f %s %c %x %lld\n", b, t,
+					      t * t, t * 0.5, "ok", 'A' + t, 255 + t, 1LL << (40 + t));
+	assert_string_equal(got, want);
+}
+
+/* ---- faults --------------------------------------------------------------------- */
+
+static void test_out_of_bounds(void **state)
+{
+	(void)state;
+	devaddr_t a = dalloc(100 * 4);
+	int n = 100;
+	void *args[] = { &a, &n };
+	struct emu_fault f;
+	assert_int_equal(launch(g_flow, "oob", D3(1, 1, 1), D3(128, 1, 1), 0, args, &f), -EFAULT);
+	assert_int_equal(f.kind, EMU_FAULT_OOB);
+	assert_int_equal(f.thread.x, 100);
+	assert_int_equal(f.block.x, 0);
+	assert_int_equal(f.is_write, 1);
+	assert_int_equal(f.size, 4);
+	assert_int_equal(f.addr, a + 400);
+	assert_int_equal(f.line, source_line("core_flow.cu", "OOB_LINE"));
+	assert_non_null(f.file);
+	assert_non_null(strstr(f.file, "core_flow.cu"));
+	assert_non_null(strstr(f.message, "0 bytes past the end of a 400-byte allocation"));
+	/* freed memory */
+	devmem_free(a);
+	assert_int_equal(launch(g_flow, "oob", D3(1, 1, 1), D3(32, 1, 1), 0, args, &f), -EFAULT);
+	assert_non_null(strstr(f.message, "freed"));
+	/* a host pointer */
+	float host[4];
+	devaddr_t hp = (devaddr_t)(uintptr_t)host;
+	void *args2[] = { &hp, &n };
+	assert_int_equal(launch(g_flow, "oob", D3(1, 1, 1), D3(1, 1, 1), 0, args2, &f), -EFAULT);
+	assert_non_null(strstr(f.message, "host pointer"));
+}
+
+static void test_shared_out_of_bounds(void **state)
+{
+	(void)state;
+	devaddr_t out = dalloc(64 * 4);
+	int k = 4000;
+	void *args[] = { &out, &k };
+	struct emu_fault f;
+	assert_int_equal(launch(g_flow, "sharedOob", D3(1, 1, 1), D3(64, 1, 1), 0, args, &f), -EFAULT);
+	assert_int_equal(f.kind, EMU_FAULT_OOB);
+	assert_int_equal(f.is_write, 0);
+	assert_non_null(strstr(f.message, "shared memory"));
+	k = 0;
+	assert_int_equal(launch(g_flow, "sharedOob", D3(1, 1, 1), D3(64, 1, 1), 0, args, &f), 0);
+	assert_int_equal(((int *)H(out, 256))[63], 63);
+	devmem_free(out);
+}
+
+static void test_trap_assert_barrier(void **state)
+{
+	(void)state;
+	devaddr_t p = dalloc(64 * 4);
+	void *args[] = { &p };
+	struct emu_fault f;
+	assert_int_equal(launch(g_flow, "trapper", D3(1, 1, 1), D3(32, 1, 1), 0, args, &f), -ECANCELED);
+	assert_int_equal(f.kind, EMU_FAULT_TRAP);
+	assert_int_equal(f.thread.x, 5);
+	memset(H(p, 256), 0, 256);
+	assert_int_equal(launch(g_flow, "asserter", D3(1, 1, 1), D3(32, 1, 1), 0, args, &f), 0);
+	((int *)H(p, 256))[9] = 1;
+	assert_int_equal(launch(g_flow, "asserter", D3(1, 1, 1), D3(32, 1, 1), 0, args, &f), -ECANCELED);
+	assert_int_equal(f.kind, EMU_FAULT_TRAP);
+	assert_int_equal(f.thread.x, 9);
+	assert_non_null(strstr(f.message, "assert"));
+	assert_int_equal(launch(g_flow, "barrierDivergent", D3(1, 1, 1), D3(64, 1, 1), 0, args, &f),
+			 -EDEADLK);
+	assert_int_equal(f.kind, EMU_FAULT_BARRIER);
+	devmem_free(p);
+}
+
+static void test_unsupported_feature(void **state)
+{
+	(void)state;
+	devaddr_t p = dalloc(1024 * 4);
+	void *args[] = { &p, &p, &p };
+	struct emu_fault f;
+	assert_int_equal(launch(g_unsup, "plain", D3(1, 1, 1), D3(32, 1, 1), 0, args, &f), 0);
+	assert_int_equal(launch(g_unsup, "tensorCores", D3(1, 1, 1), D3(32, 1, 1), 0, args, &f), -ENOTSUP);
+	assert_int_equal(f.kind, EMU_FAULT_UNSUPPORTED);
+	assert_non_null(strstr(f.message, "wmma"));
+	assert_non_null(strstr(f.message, "--backend gpu"));
+	assert_int_equal(f.line, source_line("core_unsupported.cu", "WMMA_LINE"));
+	devmem_free(p);
+}
+
+static void test_bad_launch(void **state)
+{
+	(void)state;
+	int n = 0;
+	devaddr_t a = 0;
+	void *args[] = { &a, &a, &a, &n };
+	struct emu_fault f;
+	assert_int_equal(launch(g_labs, "vecAdd", D3(1, 1, 1), D3(1, 2048, 1), 0, args, &f), -EINVAL);
+	assert_int_equal(launch(g_labs, "vecAdd", D3(0, 1, 1), D3(32, 1, 1), 0, args, &f), -EINVAL);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 5) {
+		fprintf(stderr, "usage: %s LABS.ptx FLOW.ptx UNSUPPORTED.ptx CORE_DIR\n", argv[0]);
+		return 2;
+	}
+	g_paths[0] = argv[1];
+	g_paths[1] = argv[2];
+	g_paths[2] = argv[3];
+	g_core_dir = argv[4];
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vecadd),
+		cmocka_unit_test(test_grid2d),
+		cmocka_unit_test(test_matmul_tiled),
+		cmocka_unit_test(test_conv_constant),
+		cmocka_unit_test(test_histogram_atomics),
+		cmocka_unit_test(test_reduce_shuffle),
+		cmocka_unit_test(test_reduce_shared),
+		cmocka_unit_test(test_scan),
+		cmocka_unit_test(test_transpose),
+		cmocka_unit_test(test_grid3d_global_symbol),
+		cmocka_unit_test(test_divergence),
+		cmocka_unit_test(test_calls_recursion),
+		cmocka_unit_test(test_warp_ops),
+		cmocka_unit_test(test_atomics),
+		cmocka_unit_test(test_int_ops),
+		cmocka_unit_test(test_float_ops),
+		cmocka_unit_test(test_printf),
+		cmocka_unit_test(test_out_of_bounds),
+		cmocka_unit_test(test_shared_out_of_bounds),
+		cmocka_unit_test(test_trap_assert_barrier),
+		cmocka_unit_test(test_unsupported_feature),
+		cmocka_unit_test(test_bad_launch),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

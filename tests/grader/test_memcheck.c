@@ -1,0 +1,67 @@
+/* memcheck findings: compute-sanitizer's report (GPU) and the emulator's fault events. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "memcheck.h"
+
+/* The shape compute-sanitizer 2025 prints (addresses shortened). */
+static const char sanitizer[] =
+	"========= COMPUTE-SANITIZER\n"
+	"========= Invalid __global__ read of size 4 bytes\n"
+	"=========     at vecAddKernel(const float *, const float *, float *, int)+0x90 in /tmp/x/no-bounds-guard.cu:11\n"
+	"=========     by thread (113,0,0) in block (273,0,0)\n"
+	"=========     Access at 0x7f0a1c044704 is out of bounds\n"
+	"=========     and is 1 bytes after the nearest allocation at 0x7f0a1c000000 of size 280004 bytes\n"
+	"=========     Saved host backtrace up to driver entry point at kernel launch time\n"
+	"=========         Host Frame: [0x2a3c] in libcuda.so.1\n"
+	"=========\n"
+	"========= ERROR SUMMARY: 16 errors\n";
+
+static void test_sanitizer(void **state)
+{
+	(void)state;
+	struct memcheck_finding f;
+	assert_true(memcheck_scan(sanitizer, NULL, &f));
+	assert_int_equal(f.errors, 16);
+	assert_non_null(strstr(f.text, "no-bounds-guard.cu:11: Invalid __global__ read of size 4 bytes"));
+	assert_non_null(strstr(f.text, "by thread (113,0,0) in block (273,0,0)"));
+	assert_non_null(strstr(f.text, "1 bytes after the nearest allocation"));
+	assert_null(strstr(f.text, "Host Frame"));
+	assert_non_null(strstr(f.text, "if (i < n)"));
+	assert_false(memcheck_scan("========= ERROR SUMMARY: 0 errors\n", NULL, &f));
+}
+
+static void test_events(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/pmpplab-test-events-XXXXXX";
+	int fd = mkstemp(path);
+	const char text[] =
+		"{\"event\":\"launch\",\"kernel\":\"k\",\"status\":\"ok\"}\n"
+		"{\"event\":\"fault\",\"kind\":\"out-of-bounds\",\"kernel\":\"k\",\"file\":\"/a/b/v.cu\",\"line\":12,"
+		"\"message\":\"thread (3,0,0) of block (1,0,0) wrote 4 bytes past the end\"}\n";
+	assert_true(write(fd, text, sizeof(text) - 1) == (ssize_t)(sizeof(text) - 1));
+	close(fd);
+	struct memcheck_finding f;
+	assert_true(memcheck_scan(NULL, path, &f));
+	assert_non_null(strstr(f.text, "v.cu:12: thread (3,0,0) of block (1,0,0) wrote 4 bytes past the end"));
+	unlink(path);
+	assert_false(memcheck_scan(NULL, "/nonexistent", &f));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sanitizer),
+		cmocka_unit_test(test_events),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
