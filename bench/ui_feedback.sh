@@ -7,7 +7,9 @@
 # usage: bench/ui_feedback.sh PMPPLAB [SOURCE_ROOT] [RUNS]
 # env:   BACKEND=emu|gpu (default emu)
 # Prints one line per save (end-to-end ms, the grading job's own ms as the status line
-# reports it, and the difference: debounce + UI), then min/median/max. Exits 77 when
+# reports it, the difference: debounce + UI, and the job's phases as the TUI timed them
+# from the grader's progress messages: build = nvcc, reference = CPU reference, run =
+# the datasets, checks = memcheck), then min/median/max. Exits 77 when
 # this build cannot grade on the backend (no nvcc, no emulator runtime) or without tmux.
 set -u
 
@@ -24,7 +26,7 @@ SOCK="$WORK/tmux.sock"
 tm() { tmux -S "$SOCK" "$@"; }
 trap 'tm kill-server >/dev/null 2>&1; rm -rf "$WORK"' EXIT
 
-"$PMPPLAB" --labs "$SRC/labs" --grade "$LAB" --backend "$BACKEND" \
+"$PMPPLAB" --labs "$SRC/labs" --grade "$LAB" --quick --backend "$BACKEND" \
 	--submission "$SRC/kernels/$LAB/solution.cu" >"$WORK/probe.txt" 2>&1
 case $? in
 0) ;;
@@ -69,8 +71,10 @@ for i in $(seq 1 "$RUNS"); do
 	job=$(screen | sed -n "s/^ $LAB $verdict: .* in \\([0-9.]*\\) s.*/\\1/p" | tail -1)
 	job_ms=$(awk -v s="$job" 'BEGIN { printf "%d", s * 1000 }')
 	e2e=$((t1 - t0))
-	printf 'save %d (%s): %5d ms end to end, job %5d ms, debounce+ui %4d ms\n' \
-		"$i" "$want" "$e2e" "$job_ms" $((e2e - job_ms))
+	# The TUI logs each run's phases (from the grader's progress messages) in tui.log.
+	phases=$(grep "pmpplab: $LAB quick run:" "$WORK/ws/.pmpplab/tui.log" | tail -1 | sed 's/.*ms: //')
+	printf 'save %d (%s): %5d ms end to end, job %5d ms, debounce+ui %4d ms | %s\n' \
+		"$i" "$want" "$e2e" "$job_ms" $((e2e - job_ms)) "$phases"
 	results+=("$e2e")
 	sleep 0.3
 done

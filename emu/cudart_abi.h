@@ -69,6 +69,15 @@ struct cudaPointerAttributes {
 };
 #undef RT_FIELD_DECL
 
+/* Where cudaMemPrefetchAsync / cudaMemAdvise move managed memory (CUDA 13 form). */
+struct cudaMemLocation {
+	int type; /* enum cudaMemLocationType */
+	int id;
+};
+
+typedef void (*cudaHostFn_t)(void *userData);
+typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
+
 /* cudaHostAlloc / cudaMallocManaged / cudaEventCreateWithFlags flags we look at. */
 #define cudaHostAllocDefault 0x00
 #define cudaHostAllocMapped 0x02

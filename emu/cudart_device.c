@@ -265,6 +265,59 @@ cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
 	return cudaSuccess;
 }
 
+cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
+{
+	/* one queue: every priority is the same */
+	if (leastPriority)
+		*leastPriority = 0;
+	if (greatestPriority)
+		*greatestPriority = 0;
+	return cudaSuccess;
+}
+
+cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice)
+{
+	if (!canAccessPeer)
+		return rt_error_set(cudaErrorInvalidValue);
+	if (device != 0 || peerDevice != 0)
+		return rt_error_set(cudaErrorInvalidDevice);
+	*canAccessPeer = 0;
+	return cudaSuccess;
+}
+
+cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
+{
+	if (!device || !prop)
+		return rt_error_set(cudaErrorInvalidValue);
+	*device = 0; /* the only one */
+	return cudaSuccess;
+}
+
+/* Deprecated bank-size setting: banks are four bytes wide, as on current GPUs. */
+cudaError_t cudaDeviceSetSharedMemConfig(int config)
+{
+	return config >= 0 && config <= 2 ? cudaSuccess : rt_error_set(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaDeviceGetSharedMemConfig(int *config)
+{
+	if (!config)
+		return rt_error_set(cudaErrorInvalidValue);
+	*config = 1; /* cudaSharedMemBankSizeFourByte */
+	return cudaSuccess;
+}
+
+/* No profiler to start: nvprof/nsys regions are a no-op here. */
+cudaError_t cudaProfilerStart(void)
+{
+	return cudaSuccess;
+}
+
+cudaError_t cudaProfilerStop(void)
+{
+	return cudaSuccess;
+}
+
 cudaError_t cudaDriverGetVersion(int *version)
 {
 	if (!version)

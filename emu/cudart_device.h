@@ -35,6 +35,13 @@ cudaError_t cudaDeviceSetCacheConfig(int cacheConfig);
 cudaError_t cudaDeviceGetCacheConfig(int *cacheConfig);
 cudaError_t cudaDeviceSetLimit(int limit, size_t value);
 cudaError_t cudaDeviceGetLimit(size_t *value, int limit);
+cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
+cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
+cudaError_t cudaDeviceSetSharedMemConfig(int config);
+cudaError_t cudaDeviceGetSharedMemConfig(int *config);
+cudaError_t cudaProfilerStart(void);
+cudaError_t cudaProfilerStop(void);
 cudaError_t cudaDriverGetVersion(int *version);
 cudaError_t cudaRuntimeGetVersion(int *version);
 

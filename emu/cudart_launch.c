@@ -189,8 +189,8 @@ static cudaError_t rt_launch(struct rt_function *f, dim3 grid, dim3 block, void 
 			rt_report_launch(f->name, grid, block, shmem, e, 0.0);
 		return e;
 	}
-	if (!f)
-		return rt_error_set(cudaErrorInvalidDeviceFunction);
+	if (!f) /* not a kernel: CUDA 13 says "invalid resource handle" (measured) */
+		return rt_error_set(cudaErrorInvalidResourceHandle);
 	if (!rt_stream_valid(stream))
 		return rt_error_set(cudaErrorInvalidResourceHandle);
 	e = rt_registry_resolve(f);
@@ -264,6 +264,29 @@ cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
 	return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
 }
 
+/* A cooperative grid must fit on the device at once (that is what lets grid.sync()
+ * work); the interpreter runs it like any grid. */
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
+					void **args, size_t sharedMem, cudaStream_t stream)
+{
+	struct rt_function *f = rt_registry_function(func);
+	if (f && rt_registry_resolve(f) == cudaSuccess &&
+	    rt_launch_check(gridDim, blockDim, ptx_kernel_static_shared(f->kernel), sharedMem,
+			    f->max_dyn_shmem) == RT_CFG_OK) {
+		unsigned long long blocks = (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
+		int per_sm = rt_launch_occupancy(ptx_kernel_nregs(f->kernel) > 255 ? 255 : ptx_kernel_nregs(f->kernel),
+						 ptx_kernel_static_shared(f->kernel),
+						 (int)(blockDim.x * blockDim.y * blockDim.z), sharedMem);
+		if (blocks > (unsigned long long)per_sm * (unsigned)rt_device_props()->multiProcessorCount)
+			return rt_error_set(cudaErrorCooperativeLaunchTooLarge);
+	}
+	return rt_launch(f, gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
+					     void **args, size_t sharedMem, cudaStream_t stream)
+	__attribute__((alias("cudaLaunchCooperativeKernel")));
+
 /* ---- per-kernel queries ---------------------------------------------------------- */
 
 /* The resolved kernel behind a host stub or cudaKernel_t, for the query calls. */
@@ -274,7 +297,7 @@ static cudaError_t rt_query_function(const void *func, struct rt_function **out)
 		return e;
 	struct rt_function *f = rt_registry_function(func);
 	if (!f)
-		return rt_error_set(cudaErrorInvalidDeviceFunction);
+		return rt_error_set(cudaErrorInvalidResourceHandle);
 	e = rt_registry_resolve(f);
 	if (e)
 		return rt_error_set(e);
@@ -341,6 +364,16 @@ cudaError_t cudaFuncSetCacheConfig(const void *func, int cacheConfig)
 		return e;
 	return cacheConfig >= 0 && cacheConfig <= 3 ? cudaSuccess
 						    : rt_error_set(cudaErrorInvalidValue);
+}
+
+/* Bank size is fixed at four bytes on current GPUs; the call is deprecated. */
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, int config)
+{
+	struct rt_function *f;
+	cudaError_t e = rt_query_function(func, &f);
+	if (e)
+		return e;
+	return config >= 0 && config <= 2 ? cudaSuccess : rt_error_set(cudaErrorInvalidValue);
 }
 
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,

@@ -52,6 +52,9 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void
 			     size_t sharedMem, cudaStream_t stream);
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
 				  size_t sharedMem, cudaStream_t stream);
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
+					void **args, size_t sharedMem, cudaStream_t stream);
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, int config);
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
 cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value);
 cudaError_t cudaFuncSetCacheConfig(const void *func, int cacheConfig);

@@ -103,6 +103,10 @@ static cudaError_t rt_alloc(const char *call, void **out, size_t size, enum devm
 		return e;
 	if (!out)
 		return rt_error_set(cudaErrorInvalidValue);
+	if (size == 0) {
+		*out = NULL; /* what a GPU gives (measured); cudaFree(NULL) is fine */
+		return cudaSuccess;
+	}
 	if (kind != DEVMEM_HOST && size > RT_TOTAL_GLOBAL - rt_memory_in_use()) {
 		*out = NULL;
 		rt_report_api(call, "%zu bytes requested but the emulated device has %zu of %zu "
@@ -508,6 +512,123 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t coun
 			      stream);
 }
 
+/* ---- stream-ordered allocation, 2D sets, registration, managed hints ---------------- */
+
+/* Work is synchronous, so the stream-ordered forms are the plain ones on a valid stream. */
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
+{
+	if (!rt_stream_valid(stream))
+		return rt_error_set(cudaErrorInvalidResourceHandle);
+	return rt_alloc("cudaMallocAsync", devPtr, size, DEVMEM_GLOBAL);
+}
+
+cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream)
+{
+	if (!rt_stream_valid(stream))
+		return rt_error_set(cudaErrorInvalidResourceHandle);
+	return rt_free("cudaFreeAsync", devPtr, 0);
+}
+
+cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
+{
+	cudaError_t e = rt_error_enter();
+	if (e)
+		return e;
+	if (width > pitch)
+		return rt_error_set(cudaErrorInvalidPitchValue);
+	if (!width || !height)
+		return cudaSuccess;
+	/* the whole span first: a bad call changes nothing, as on a GPU */
+	char *d;
+	e = rt_resolve("cudaMemset2D", "devPtr", devPtr, pitch * (height - 1) + width,
+		       RT_SIDE_DEVICE, "cudaMemset2D", (void **)&d);
+	if (e)
+		return rt_error_set(e);
+	for (size_t r = 0; r < height; r++)
+		memset(d + r * pitch, value, width);
+	return cudaSuccess;
+}
+
+/* Page-locking only speeds up a GPU's copies: here it is bookkeeping, so that the
+ * errors of unregistering twice or registering twice come out as on a GPU. */
+static pthread_mutex_t rt_registered_lock = PTHREAD_MUTEX_INITIALIZER;
+static void **rt_registered;
+static size_t rt_nregistered;
+
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
+{
+	cudaError_t e = rt_error_enter();
+	if (e)
+		return e;
+	if (!ptr || !size || flags > 0xf)
+		return rt_error_set(cudaErrorInvalidValue);
+	pthread_mutex_lock(&rt_registered_lock);
+	e = cudaSuccess;
+	for (size_t i = 0; i < rt_nregistered; i++)
+		if (rt_registered[i] == ptr)
+			e = cudaErrorHostMemoryAlreadyRegistered;
+	if (!e) {
+		void **grown = realloc(rt_registered, (rt_nregistered + 1) * sizeof *grown);
+		if (grown) {
+			rt_registered = grown;
+			rt_registered[rt_nregistered++] = ptr;
+		} else {
+			e = cudaErrorMemoryAllocation;
+		}
+	}
+	pthread_mutex_unlock(&rt_registered_lock);
+	return rt_error_set(e);
+}
+
+cudaError_t cudaHostUnregister(void *ptr)
+{
+	cudaError_t e = rt_error_enter();
+	if (e)
+		return e;
+	e = cudaErrorHostMemoryNotRegistered;
+	pthread_mutex_lock(&rt_registered_lock);
+	for (size_t i = 0; i < rt_nregistered; i++)
+		if (rt_registered[i] == ptr) {
+			rt_registered[i] = rt_registered[--rt_nregistered];
+			e = cudaSuccess;
+			break;
+		}
+	pthread_mutex_unlock(&rt_registered_lock);
+	return rt_error_set(e);
+}
+
+/* Managed memory is host memory the interpreter reads directly: nothing to move. */
+static cudaError_t rt_managed_hint(const char *call, const void *p, size_t count)
+{
+	cudaError_t e = rt_error_enter();
+	if (e)
+		return e;
+	struct devmem_info info;
+	devaddr_t a = (devaddr_t)(uintptr_t)p;
+	if (!p || !count || devmem_find(a, &info) != 0 || info.kind != DEVMEM_MANAGED ||
+	    !devmem_host(a, count)) {
+		rt_report_api(call, "%p is not a range of memory from cudaMallocManaged", p);
+		return rt_error_set(cudaErrorInvalidValue);
+	}
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
+				 unsigned int flags, cudaStream_t stream)
+{
+	(void)location, (void)flags;
+	if (!rt_stream_valid(stream))
+		return rt_error_set(cudaErrorInvalidResourceHandle);
+	return rt_managed_hint("cudaMemPrefetchAsync", devPtr, count);
+}
+
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice,
+			  struct cudaMemLocation location)
+{
+	(void)advice, (void)location;
+	return rt_managed_hint("cudaMemAdvise", devPtr, count);
+}
+
 /* ---- queries ------------------------------------------------------------------- */
 
 cudaError_t cudaMemGetInfo(size_t *free, size_t *total)
@@ -562,6 +683,16 @@ cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, enum cudaM
 cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count,
 				 enum cudaMemcpyKind kind, cudaStream_t stream)
 	__attribute__((alias("cudaMemcpyAsync")));
+cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width, size_t height)
+	__attribute__((alias("cudaMemset2D")));
+cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
+				      struct cudaMemLocation location, unsigned int flags,
+				      cudaStream_t stream)
+	__attribute__((alias("cudaMemPrefetchAsync")));
+cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t stream)
+	__attribute__((alias("cudaMallocAsync")));
+cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t stream)
+	__attribute__((alias("cudaFreeAsync")));
 cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch,
 			      size_t width, size_t height, enum cudaMemcpyKind kind)
 	__attribute__((alias("cudaMemcpy2D")));

@@ -68,6 +68,15 @@ cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t 
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count,
 				      size_t offset, enum cudaMemcpyKind kind,
 				      cudaStream_t stream);
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);
+cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream);
+cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
+cudaError_t cudaHostUnregister(void *ptr);
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
+				 unsigned int flags, cudaStream_t stream);
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice,
+			  struct cudaMemLocation location);
 cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr);
 

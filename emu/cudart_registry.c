@@ -337,6 +337,33 @@ static cudaError_t rt_find_symbol(struct rt_fatbin *fb, const char *name, devadd
 								    : cudaErrorInvalidSymbol;
 }
 
+/* Right after the PTX loads: name every kernel the program registered that the PTX
+ * lacks (a PTX file built from another version of the source), once, before any launch
+ * fails on one of them. Caller holds rt_reg_lock. */
+static void rt_check_registered(void)
+{
+	char missing[1024] = "";
+	size_t at = 0;
+	unsigned n = 0;
+	for (unsigned i = 0; i < rt_nfunctions; i++) {
+		const struct ptx_module *m;
+		const struct ptx_kernel *k;
+		if (rt_find_kernel(rt_functions[i]->fatbin, rt_functions[i]->mangled, &m, &k) !=
+		    cudaErrorInvalidDeviceFunction)
+			continue;
+		if (at < sizeof missing)
+			at += (size_t)snprintf(missing + at, sizeof missing - at, "%s%s",
+					       n ? ", " : "", rt_functions[i]->name);
+		n++;
+	}
+	if (n)
+		rt_report_error("the program registers %u kernel%s that %s PTX lacks: %s; rebuild "
+				"the PTX from the same .cu file (nvcc -ptx -lineinfo -o prog.ptx "
+				"prog.cu)", n, n > 1 ? "s" : "",
+				getenv("PMPPLAB_EMU_PTX") ? "the PMPPLAB_EMU_PTX" : "the embedded",
+				missing);
+}
+
 /* ---- lookups ------------------------------------------------------------------ */
 
 struct rt_function *rt_registry_function(const void *hfun)
@@ -356,7 +383,12 @@ cudaError_t rt_registry_resolve(struct rt_function *f)
 	pthread_mutex_lock(&rt_reg_lock);
 	if (f->kernel)
 		goto out_unlock;
+	static int checked;
 	e = rt_find_kernel(f->fatbin, f->mangled, &f->module, &f->kernel);
+	if (!checked && (e == cudaSuccess || e == cudaErrorInvalidDeviceFunction)) {
+		checked = 1;
+		rt_check_registered();
+	}
 	if (e == cudaErrorInvalidDeviceFunction) {
 		const char *list = getenv("PMPPLAB_EMU_PTX");
 		rt_report_error("kernel %s (%s) is launched by the program but is not in %s: "

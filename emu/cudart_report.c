@@ -176,12 +176,16 @@ static void rt_segv_handler(int sig, siginfo_t *si, void *uctx)
 		size_t n = rt_report_hostderef_message(addr, msg, sizeof msg);
 		ssize_t w = write(STDERR_FILENO, msg, n);
 		if (rt_events_fd >= 0) {
-			char ev[768];
+			/* the same sentence, without "error: " and the newline (it holds no
+			 * character JSON would need escaped) */
+			msg[n > 0 ? n - 1 : 0] = '\0';
+			char ev[1024];
 			size_t k = rt_put(ev, sizeof ev, 0,
 					  "{\"event\":\"fault\",\"kind\":\"host-deref\",\"address\":\"");
 			k = rt_put_u64(ev, sizeof ev, k, addr, 1);
-			k = rt_put(ev, sizeof ev, k,
-				   "\",\"message\":\"host code dereferenced a device pointer\"}\n");
+			k = rt_put(ev, sizeof ev, k, "\",\"message\":\"");
+			k = rt_put(ev, sizeof ev, k, msg + strlen("error: "));
+			k = rt_put(ev, sizeof ev, k, "\"}\n");
 			w = write(rt_events_fd, ev, k);
 		}
 		(void)w;

@@ -150,6 +150,55 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
 	return flags ? rt_error_set(cudaErrorInvalidValue) : cudaSuccess;
 }
 
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority)
+{
+	if (!priority)
+		return rt_error_set(cudaErrorInvalidValue);
+	if (!rt_stream_valid(stream))
+		return rt_error_set(cudaErrorInvalidResourceHandle);
+	*priority = 0;
+	return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags)
+{
+	if (!flags)
+		return rt_error_set(cudaErrorInvalidValue);
+	if (!rt_stream_valid(stream))
+		return rt_error_set(cudaErrorInvalidResourceHandle);
+	*flags = stream && stream != RT_STREAM_LEGACY && stream != RT_STREAM_PER_THREAD
+			 ? stream->flags : 0;
+	return cudaSuccess;
+}
+
+/* Everything issued before the call on the stream has run: call back at once. */
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
+{
+	cudaError_t e = rt_error_enter();
+	if (e)
+		return e;
+	if (!fn)
+		return rt_error_set(cudaErrorInvalidValue);
+	if (!rt_stream_valid(stream))
+		return rt_error_set(cudaErrorInvalidResourceHandle);
+	fn(userData);
+	return cudaSuccess;
+}
+
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+				  void *userData, unsigned int flags)
+{
+	cudaError_t e = rt_error_enter();
+	if (e)
+		return e;
+	if (!callback || flags)
+		return rt_error_set(cudaErrorInvalidValue);
+	if (!rt_stream_valid(stream))
+		return rt_error_set(cudaErrorInvalidResourceHandle);
+	callback(stream, cudaSuccess, userData);
+	return cudaSuccess;
+}
+
 /* ---- events -------------------------------------------------------------------- */
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
@@ -250,6 +299,15 @@ cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
 cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream) __attribute__((alias("cudaStreamQuery")));
 cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 	__attribute__((alias("cudaStreamWaitEvent")));
+cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t stream, int *priority)
+	__attribute__((alias("cudaStreamGetPriority")));
+cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t stream, unsigned int *flags)
+	__attribute__((alias("cudaStreamGetFlags")));
+cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData)
+	__attribute__((alias("cudaLaunchHostFunc")));
+cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t callback,
+				       void *userData, unsigned int flags)
+	__attribute__((alias("cudaStreamAddCallback")));
 cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream)
 	__attribute__((alias("cudaEventRecord")));
 cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream,

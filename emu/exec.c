@@ -105,6 +105,7 @@ struct warp {
 	int red_pending;
 	uint32_t red_slot;
 	uint64_t insns;
+	int kinit; /* frames[0] holds this launch's kernel frame from an earlier block */
 };
 
 struct launch_ctx;
@@ -478,6 +479,33 @@ static inline void store_n(void *p, unsigned size, uint64_t v)
 	case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
 	default: memcpy(p, &v, 8); break;
 	}
+}
+
+/* The warp-wide fast path of a scalar access: when the active lanes' addresses are
+ * aligned and all fall inside the block's shared memory or one cached global
+ * allocation, returns the host base to add to (address - *bias); else NULL and the
+ * caller checks lane by lane. */
+static inline unsigned char *warp_range(struct block *b, struct warp *w, int space,
+					const uint64_t *a, int64_t off, unsigned size,
+					uint32_t m, uint64_t *bias)
+{
+	uint64_t lo = ~0ull, hi = 0, orr = 0;
+	LANES(uint64_t x = a[l] + (uint64_t)off; lo = x < lo ? x : lo; hi = x > hi ? x : hi;
+	      orr |= x);
+	if (orr & (size - 1) || hi + size < hi)
+		return NULL;
+	if (space == SP_SHARED) {
+		*bias = 0;
+		return hi + size <= b->shared_size ? b->shared : NULL;
+	}
+	if (space != SP_GLOBAL && space != SP_GENERIC && space != SP_CONST)
+		return NULL;
+	for (unsigned k = 0; k < 4; k++)
+		if (lo >= w->c_base[k] && hi + size <= w->c_end[k]) {
+			*bias = w->c_base[k];
+			return (unsigned char *)w->c_host[k];
+		}
+	return NULL;
 }
 
 /* ---- frames --------------------------------------------------------------------- */
@@ -1028,6 +1056,35 @@ static uint64_t bfe_one(unsigned ty, uint64_t a, uint64_t b, uint64_t c)
 	return x & wm;
 }
 
+/* add/sub/mad with .cc and addc/subc/madc: 32- or 64-bit, the carry per lane in SR_CC. */
+static void carry_op(const struct ptx_insn *in, uint64_t *R, uint32_t m)
+{
+	uint64_t *d = R + (size_t)in->d[0] * 32, *cf = R + (size_t)SR_CC * 32;
+	const uint64_t *a = R + (size_t)in->s[0] * 32, *b = R + (size_t)in->s[1] * 32;
+	const uint64_t *c = in->ns > 2 ? R + (size_t)in->s[2] * 32 : NULL;
+	unsigned sz = ptx_tsize(in->type), op = in->op, setcc = in->flags & PF_CC;
+	int use_cf = op == OP_ADDC || op == OP_SUBC || op == OP_MADC;
+	uint64_t wm = width_mask(sz);
+	LANES(unsigned __int128 r; uint64_t ci = use_cf ? cf[l] & 1 : 0, x = a[l] & wm, y = b[l] & wm;
+	      unsigned __int128 one = 1;
+	      uint64_t co;
+	      if (op == OP_SUB || op == OP_SUBC) {
+		      r = (unsigned __int128)x - y - ci;
+		      co = x < (unsigned __int128)y + ci; /* borrow */
+	      } else {
+		      unsigned __int128 base = (unsigned __int128)x + y;
+		      if (op == OP_MAD || op == OP_MADC) {
+			      unsigned __int128 p = (unsigned __int128)x * y;
+			      base = in->mod == MUL_HI ? p >> (sz * 8) : p & wm;
+			      base += c[l] & wm;
+		      }
+		      r = base + ci;
+		      co = (uint64_t)((r >> (sz * 8)) & one);
+	      }
+	      d[l] = (uint64_t)r & wm;
+	      if (setcc) cf[l] = co);
+}
+
 /* ---- the interpreter loop ------------------------------------------------------- */
 
 
@@ -1133,6 +1190,10 @@ static int warp_exec(struct block *b, struct warp *w)
 			continue;
 		unsigned sz = ptx_tsize(in->type);
 		uint64_t wm = width_mask(sz);
+		if (__builtin_expect(in->flags & PF_CARRY, 0)) {
+			carry_op(in, R, m);
+			continue;
+		}
 		switch (in->op) {
 		CASE(MOV) {
 			uint64_t *d = DS(0);
@@ -1590,7 +1651,18 @@ static int warp_exec(struct block *b, struct warp *w)
 			int64_t off = in->off;
 			unsigned n = in->vec, tot = sz * n, sp = in->space;
 			int sg = is_signed_t(in->type);
-			uint64_t *d0 = DS(0);
+			uint64_t *d0 = DS(0), bias;
+			const unsigned char *base;
+			if (n == 1 && !hooks && (base = warp_range(b, w, (int)sp, a, off, sz, m, &bias))) {
+				base -= bias;
+				if (sz == 4 && !sg)
+					LANES(uint32_t v; memcpy(&v, base + a[l] + (uint64_t)off, 4); d0[l] = v);
+				else if (sz == 8)
+					LANES(memcpy(&d0[l], base + a[l] + (uint64_t)off, 8));
+				else
+					LANES(d0[l] = load_n(base + a[l] + (uint64_t)off, sz, sg));
+				NEXT;
+			}
 			for (uint32_t mm = m; mm; mm &= mm - 1) {
 				unsigned l = (unsigned)__builtin_ctz(mm);
 				uint64_t addr = a[l] + (uint64_t)off;
@@ -1616,6 +1688,17 @@ static int warp_exec(struct block *b, struct warp *w)
 			const uint64_t *a = SS(0);
 			int64_t off = in->off;
 			unsigned n = in->vec, tot = sz * n, sp = in->space;
+			uint64_t bias;
+			unsigned char *base;
+			if (n == 1 && !hooks && (base = warp_range(b, w, (int)sp, a, off, sz, m, &bias))) {
+				const uint64_t *v = SS(1);
+				base -= bias;
+				if (sz == 4)
+					LANES(uint32_t x = (uint32_t)v[l]; memcpy(base + a[l] + (uint64_t)off, &x, 4));
+				else
+					LANES(store_n(base + a[l] + (uint64_t)off, sz, v[l]));
+				NEXT;
+			}
 			for (uint32_t mm = m; mm; mm &= mm - 1) {
 				unsigned l = (unsigned)__builtin_ctz(mm);
 				uint64_t addr = a[l] + (uint64_t)off;
@@ -1902,7 +1985,24 @@ static int block_run(struct worker *wk, unsigned idx)
 		memset(w->c_end, 0, sizeof w->c_end);
 		w->red_pending = 0;
 		w->insns = 0;
-		if (frame_push(b, w, L->kf, 0) || stack_push(w, 0, PTX_NOPC, w->live)) {
+		if (w->kinit) {
+			/* the warp's kernel frame from the previous block of this launch: only
+			 * the block index changes (registers start undefined, as on a GPU) */
+			uint64_t *R = w->frames[0].regs;
+			for (unsigned lane = 0; lane < 32; lane++) {
+				R[SR_CTAID_X * 32 + lane] = b->bid.x;
+				R[SR_CTAID_Y * 32 + lane] = b->bid.y;
+				R[SR_CTAID_Z * 32 + lane] = b->bid.z;
+				R[SR_SMID * 32 + lane] = b->idx % 132;
+			}
+			w->nframes = 1;
+		} else if (frame_push(b, w, L->kf, 0)) {
+			rc = fault_set(b, w, 0, NULL, EMU_FAULT_LIMIT, -ENOMEM,
+				       "out of memory for the registers of a block");
+			goto done;
+		}
+		w->kinit = 1;
+		if (stack_push(w, 0, PTX_NOPC, w->live)) {
 			rc = fault_set(b, w, 0, NULL, EMU_FAULT_LIMIT, -ENOMEM,
 				       "out of memory for the registers of a block");
 			goto done;

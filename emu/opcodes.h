@@ -20,6 +20,9 @@
 	X(MAD, "mad")               /* d = a * b + c (.lo/.hi/.wide; float = fma) */         \
 	X(MUL24, "mul24")           /* 24-bit multiply (.lo/.hi) */                          \
 	X(MAD24, "mad24")           /* 24-bit multiply-add */                                \
+	X(ADDC, "addc")             /* d = a + b + CC.CF (.cc: sets the carry) */             \
+	X(SUBC, "subc")             /* d = a - b - CC.CF (borrow) */                         \
+	X(MADC, "madc")             /* d = lo/hi(a * b) + c + CC.CF */                       \
 	X(SAD, "sad")               /* d = |a - b| + c */                                    \
 	X(DIV, "div")               /* d = a / b (integer: x/0 gives all ones) */            \
 	X(REM, "rem")               /* d = a % b */                                          \

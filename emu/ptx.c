@@ -447,6 +447,7 @@ struct decl {
 	unsigned nlen;
 	size_t count; /* elements (1 for scalars); 0 for name[] */
 	int is_array, range; /* range: name<N> */
+	int managed;         /* .attribute(.managed): a __managed__ variable */
 };
 
 /* Parses "[.align N] [.vN] .type name[<N>|[N]...]" at the cursor. */
@@ -466,6 +467,16 @@ static int parse_decl(struct parser *p, struct decl *d)
 		} else if (tok_is(t, ".v2") || tok_is(t, ".v4") || tok_is(t, ".v8")) {
 			d->vec = (unsigned)(t->p[2] - '0');
 			p->i++;
+		} else if (tok_is(t, ".attribute")) {
+			p->i++;
+			if (peek(p)->kind == '(') {
+				while (peek(p)->kind && peek(p)->kind != ')') {
+					if (tok_is(peek(p), ".managed"))
+						d->managed = 1;
+					p->i++;
+				}
+				p->i++;
+			}
 		} else if (tok_is(t, ".ptr") || tok_is(t, ".global") || tok_is(t, ".const") ||
 			   tok_is(t, ".shared") || tok_is(t, ".local") || tok_is(t, ".volatile")) {
 			p->i++;
@@ -616,9 +627,13 @@ static int parse_module_var(struct parser *p, enum ptx_space sp, int is_extern)
 			p->shared_next = align_up(p->shared_next, d.align);
 			s->addr = p->shared_next;
 			p->shared_next += size;
+			m->module_shared += size;
 		}
 	} else {
-		int rc = devmem_alloc(size ? size : 1, DEVMEM_SYMBOL, s->name, &s->addr);
+		/* __managed__ variables have one address on host and device, like managed
+		 * memory; the runtime points the host variable at it */
+		int rc = devmem_alloc(size ? size : 1, d.managed ? DEVMEM_MANAGED : DEVMEM_SYMBOL,
+				      s->name, &s->addr);
 		if (rc)
 			return rc;
 	}
@@ -900,8 +915,6 @@ static const char *unsupported_feature(const char *mn, size_t len)
 		return "multimem (NVLink multicast) is not emulated";
 	if (MN("redux"))
 		return "redux.sync (warp reductions of sm_80) is not emulated";
-	if (MN("addc") || MN("subc") || MN("madc"))
-		return "extended-precision arithmetic with carry is not emulated";
 	if (MN("elect") || MN("setmaxnreg") || MN("stackrestore") || MN("stacksave") ||
 	    MN("alloca"))
 		return NULL;
@@ -1064,8 +1077,7 @@ static int decode_insn(struct ctx *c, size_t end)
 	if (has_mod(&md, "full"))
 		in->flags |= PF_FULL;
 	if (has_mod(&md, "cc"))
-		return add_unsupported(c, "extended-precision arithmetic with carry (.cc) is not "
-					  "emulated", NULL);
+		in->flags |= PF_CC | PF_CARRY;
 	static const char *const rnds[] = { "", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi" };
 	for (int i = 0; i < md.nw; i++) {
 		int r = word_in(md.w[i], md.wl[i], rnds, 9);
@@ -1103,6 +1115,8 @@ static int decode_insn(struct ctx *c, size_t end)
 	if ((op == OP_LD || op == OP_ST) && (has_mod(&md, "shared::cluster")))
 		return add_unsupported(c, "thread block clusters are not emulated", NULL);
 	in->op = (uint8_t)op;
+	if (op == OP_ADDC || op == OP_SUBC || op == OP_MADC)
+		in->flags |= PF_CARRY;
 
 	switch (op) {
 	case OP_BRA: {
@@ -1144,7 +1158,7 @@ static int decode_insn(struct ctx *c, size_t end)
 	}
 
 	/* modifiers of the remaining classes */
-	if (op == OP_MUL || op == OP_MAD || op == OP_MUL24 || op == OP_MAD24)
+	if (op == OP_MUL || op == OP_MAD || op == OP_MUL24 || op == OP_MAD24 || op == OP_MADC)
 		in->mod = has_mod(&md, "hi") ? MUL_HI : has_mod(&md, "wide") ? MUL_WIDE : MUL_LO;
 	if (op == OP_SETP || op == OP_SET) {
 		for (int i = 0; i < md.nw; i++) {
@@ -2080,6 +2094,9 @@ int ptx_module_load(const char *text, size_t len, const char *path, struct ptx_m
 		rc = resolve_calls(&p);
 	if (!rc) {
 		apply_fixups(&p);
+		for (unsigned i = 0; i < p.m->nfuncs; i++) /* module-scope .shared counts too */
+			if (p.m->funcs[i].is_entry)
+				p.m->funcs[i].shared_size += p.m->module_shared;
 		attribute_lines(p.m);
 		propagate_unsupported(p.m);
 	}

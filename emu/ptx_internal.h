@@ -28,7 +28,7 @@ enum ptx_sreg {
 	SR_ZERO, SR_SINK, SR_TID_X, SR_TID_Y, SR_TID_Z, SR_NTID_X, SR_NTID_Y, SR_NTID_Z,
 	SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z, SR_LANEID,
 	SR_WARPID, SR_NWARPID, SR_LANEMASK_EQ, SR_LANEMASK_LT, SR_LANEMASK_LE,
-	SR_LANEMASK_GT, SR_LANEMASK_GE, SR_SMID, SR_NSMID, SR_GRIDID, SR_LOCALBASE, SR__COUNT
+	SR_LANEMASK_GT, SR_LANEMASK_GE, SR_SMID, SR_NSMID, SR_GRIDID, SR_LOCALBASE, SR_CC, SR__COUNT
 };
 
 /* Modifier values (insn.mod) */
@@ -54,7 +54,8 @@ enum ptx_testp { TESTP_FINITE, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER,
 #define PF_APPROX 0x04u
 #define PF_SHF_LEFT 0x08u  /* shf.l */
 #define PF_SHF_WRAP 0x10u  /* shf .wrap */
-#define PF_CC 0x20u        /* .cc / carry variants (not emulated: refused) */
+#define PF_CC 0x20u        /* .cc: the instruction sets the carry flag (slot SR_CC) */
+#define PF_CARRY 0x80u     /* .cc or addc/subc/madc: runs in exec.c's carry_op() */
 #define PF_FULL 0x40u      /* div.full */
 
 #define PTX_NOPC 0xffffffffu /* no reconvergence point inside the function */
@@ -123,6 +124,7 @@ struct ptx_module {
 	char **messages; unsigned nmessages; /* unsupported-feature messages */
 	uint32_t *callargs; unsigned ncallargs; /* call: argument .param offsets */
 	size_t shared_total;   /* all static .shared variables of the module */
+	size_t module_shared;  /* static .shared declared at module scope */
 	size_t extern_shared_align;
 };
 

@@ -21,6 +21,14 @@ struct uni_fn {
 	const struct ptx_module *m;
 	const struct ptx_func *f;
 	uint32_t *nu;        /* per slot: source bits, 0 = uniform */
+	unsigned char *lp;   /* per slot: may hold an address of .local memory (the stack) */
+	uint32_t *lbits;     /* per slot: bits of its definition earlier in the current block */
+	uint32_t *stamp;     /* per slot: the block lbits is for (block number + 1) */
+	uint32_t *touched;   /* slots defined in the current block */
+	unsigned ntouched;
+	uint32_t cur;        /* current block number + 1 */
+	unsigned char *leader; /* per pc: starts a basic block */
+	uint32_t *gb;        /* per pc: bits of its guard predicate where it is read */
 	uint32_t *div;       /* per pc: source bits of the branches it is control-dependent on */
 	uint32_t *cause;     /* per pc: pc of the first such branch, or PTX_NOPC */
 	uint32_t *marked;    /* per pc (branches): bits already propagated to its region */
@@ -53,53 +61,103 @@ static unsigned successors(const struct ptx_func *f, unsigned pc, uint32_t out[2
 	return k;
 }
 
-/* ORs bits into a destination slot; returns 1 when it grew. */
-static int taint(struct uni_fn *u, uint32_t slot, uint32_t bits)
+/* The bits of slot as read here: its definition earlier in the same basic block if
+ * there is one, else the union of all its definitions that end a block. Registers
+ * reused for unrelated values (nvcc's scoped %tmp) thus stay apart. */
+static uint32_t rd(const struct uni_fn *u, uint32_t slot)
 {
-	if (slot < SR__COUNT)
-		return 0; /* zero, sink and special registers hold nothing to track */
-	if (slot >= u->f->nslots || (u->nu[slot] | bits) == u->nu[slot])
+	if (slot >= u->f->nslots)
 		return 0;
-	u->nu[slot] |= bits;
-	return 1;
+	return u->stamp[slot] == u->cur ? u->lbits[slot] : u->nu[slot];
+}
+
+/* Defines slot with bits in the current block (a guarded definition keeps the old
+ * value for some lanes, so it adds to it). */
+static void taint(struct uni_fn *u, uint32_t slot, uint32_t bits, int guarded)
+{
+	if (slot < SR__COUNT || slot >= u->f->nslots)
+		return; /* zero, sink and special registers hold nothing to track */
+	if (guarded)
+		bits |= rd(u, slot);
+	if (u->stamp[slot] != u->cur) {
+		u->stamp[slot] = u->cur;
+		u->touched[u->ntouched++] = slot;
+	}
+	u->lbits[slot] = bits;
+}
+
+/* Ends the current block: its last definitions flow to the rest of the function.
+ * Returns 1 when a fact grew. */
+static int block_end(struct uni_fn *u)
+{
+	int grew = 0;
+	for (unsigned i = 0; i < u->ntouched; i++) {
+		uint32_t sl = u->touched[i];
+		if ((u->nu[sl] | u->lbits[sl]) != u->nu[sl]) {
+			u->nu[sl] |= u->lbits[sl];
+			grew = 1;
+		}
+	}
+	u->ntouched = 0;
+	u->cur++;
+	return grew;
 }
 
 static uint32_t src_bits(const struct uni_fn *u, const struct ptx_insn *in, unsigned from)
 {
 	uint32_t b = 0;
 	for (unsigned i = from; i < in->ns && i < 6; i++)
-		if (in->s[i] < u->f->nslots)
-			b |= u->nu[in->s[i]];
+		b |= rd(u, in->s[i]);
 	return b;
 }
 
-/* Applies the transfer function of instruction pc; returns 1 when a fact grew. */
+/* Applies the transfer function of instruction pc; returns 1 when a fact other than
+ * the block-local definitions grew. */
 static int transfer(struct uni_fn *u, unsigned pc)
 {
+	int changed = 0;
 	const struct ptx_insn *in = &u->f->code[pc];
 	uint32_t ctrl = u->div[pc];
-	if (in->guard >= 0 && (uint32_t)in->guard < u->f->nslots)
-		ctrl |= u->nu[in->guard];
+	int guarded = in->guard >= 0;
+	if (guarded) {
+		uint32_t g = rd(u, (uint32_t)in->guard);
+		if ((u->gb[pc] | g) != u->gb[pc]) {
+			u->gb[pc] |= g;
+			changed = 1;
+		}
+		ctrl |= g;
+	}
 	uint32_t val;
+	int grew = changed;
+	/* local-pointer provenance: generic accesses through it reach the stack */
+	if (in->op != OP_LD && in->op != OP_ATOM) {
+		unsigned char lp = in->op == OP_CVTA && in->space == SP_LOCAL;
+		for (unsigned i = 0; i < in->ns && i < 6; i++)
+			if (in->s[i] < u->f->nslots)
+				lp |= u->lp[in->s[i]];
+		for (unsigned i = 0; lp && i < in->nd && i < 4; i++)
+			if (in->d[i] >= SR__COUNT && in->d[i] < u->f->nslots && !u->lp[in->d[i]])
+				grew = u->lp[in->d[i]] = 1;
+	}
+	int local = in->space == SP_LOCAL ||
+		    (in->space == SP_GENERIC && in->ns && u->lp[in->s[0]]);
 	switch (in->op) {
 	case OP_LD:
-		val = in->ns ? u->nu[in->s[0]] : 0;
+		val = in->ns ? rd(u, in->s[0]) : 0;
 		val = val ? (val | UNI_SRC_LOAD) : 0;
-		if (in->space == SP_LOCAL || in->space == SP_GENERIC)
+		if (local)
 			val |= u->local_nu;
 		if (in->space == SP_FPARAM)
 			val |= u->fparam_nu;
 		break;
 	case OP_ST: {
 		uint32_t b = src_bits(u, in, 0) | ctrl;
-		uint32_t *sp = in->space == SP_LOCAL || in->space == SP_GENERIC ? &u->local_nu
-			       : in->space == SP_FPARAM				   ? &u->fparam_nu
-											   : NULL;
+		uint32_t *sp = local ? &u->local_nu : in->space == SP_FPARAM ? &u->fparam_nu : NULL;
 		if (sp && (*sp | b) != *sp) {
 			*sp |= b;
 			return 1;
 		}
-		return 0;
+		return grew;
 	}
 	case OP_ATOM:
 		val = UNI_SRC_ATOMIC;
@@ -107,13 +165,12 @@ static int transfer(struct uni_fn *u, unsigned pc)
 	case OP_VOTE: case OP_MATCH: case OP_ACTIVEMASK:
 		val = UNI_SRC_WARP;
 		break;
-	case OP_SHFL: {
+	case OP_SHFL:
 		/* the value moved is as uniform as its source; the "valid" predicate is not */
-		int g = taint(u, in->d[0], src_bits(u, in, 0) | ctrl);
+		taint(u, in->d[0], src_bits(u, in, 0) | ctrl, guarded);
 		if (in->nd > 1)
-			g |= taint(u, in->d[1], UNI_SRC_LANE);
-		return g;
-	}
+			taint(u, in->d[1], UNI_SRC_LANE, guarded);
+		return grew;
 	case OP_CLOCK:
 		val = UNI_SRC_CLOCK;
 		break;
@@ -126,14 +183,13 @@ static int transfer(struct uni_fn *u, unsigned pc)
 			u->fparam_nu |= ctrl;
 			return 1;
 		}
-		return 0;
+		return grew;
 	default:
 		val = src_bits(u, in, 0);
 		break;
 	}
-	int grew = 0;
 	for (unsigned i = 0; i < in->nd && i < 4; i++)
-		grew |= taint(u, in->d[i], val | ctrl);
+		taint(u, in->d[i], val | ctrl, guarded);
 	return grew;
 }
 
@@ -174,6 +230,7 @@ static int mark_region(struct uni_fn *u, unsigned pc, uint32_t bits)
 static void solve(struct uni_fn *u)
 {
 	const struct ptx_func *f = u->f;
+	u->lp[SR_LOCALBASE] = 1;
 	u->nu[SR_TID_X] = u->nu[SR_TID_Y] = u->nu[SR_TID_Z] = UNI_SRC_TID;
 	u->nu[SR_WARPID] = UNI_SRC_TID;
 	u->nu[SR_LANEID] = UNI_SRC_LANE;
@@ -181,13 +238,17 @@ static void solve(struct uni_fn *u)
 		u->nu[s] = UNI_SRC_LANE;
 	for (int changed = 1; changed;) {
 		changed = 0;
-		for (unsigned pc = 0; pc < f->ncode; pc++)
+		for (unsigned pc = 0; pc < f->ncode; pc++) {
+			if (u->leader[pc])
+				changed |= block_end(u);
 			changed |= transfer(u, pc);
+		}
+		changed |= block_end(u);
 		for (unsigned pc = 0; pc < f->ncode; pc++) {
 			const struct ptx_insn *in = &f->code[pc];
 			if (in->guard < 0 || (in->op != OP_BRA && !is_exit_op(in->op)))
 				continue;
-			uint32_t bits = u->nu[in->guard];
+			uint32_t bits = u->gb[pc];
 			if (!bits || (u->marked[pc] | bits) == u->marked[pc])
 				continue;
 			u->marked[pc] |= bits;
@@ -235,8 +296,18 @@ static int file_of(const struct ptx_module *m, const struct ptx_insn *in, char *
 	return s && !*out ? -ENOMEM : 0;
 }
 
-static int bar_kind(const struct ptx_insn *in, enum uniformity_bar_kind *k)
+static int bar_kind(const struct ptx_module *m, const struct ptx_insn *in,
+		    enum uniformity_bar_kind *k)
 {
+	if (in->op == OP_CALL && in->target < m->nfuncs) {
+		/* nvcc -O0 keeps __syncwarp() (and user functions) as calls: a call of a
+		 * function with a barrier is a barrier at the call site */
+		const struct ptx_func *f = &m->funcs[in->target];
+		for (unsigned pc = 0; pc < f->ncode; pc++)
+			if (f->code[pc].op != OP_CALL && bar_kind(m, &f->code[pc], k))
+				return 1;
+		return 0;
+	}
 	if (in->op == OP_BARWARP) {
 		*k = UNI_BAR_WARP;
 		return 1;
@@ -255,7 +326,7 @@ static int collect(struct uni_fn *u, struct uniformity_kernel *k)
 	unsigned n = 0;
 	enum uniformity_bar_kind kind;
 	for (unsigned pc = 0; pc < f->ncode; pc++)
-		n += (unsigned)bar_kind(&f->code[pc], &kind);
+		n += (unsigned)bar_kind(u->m, &f->code[pc], &kind);
 	if (!n)
 		return 0;
 	k->barriers = calloc(n, sizeof(*k->barriers));
@@ -263,7 +334,7 @@ static int collect(struct uni_fn *u, struct uniformity_kernel *k)
 		return -ENOMEM;
 	for (unsigned pc = 0; pc < f->ncode; pc++) {
 		const struct ptx_insn *in = &f->code[pc];
-		if (!bar_kind(in, &kind))
+		if (!bar_kind(u->m, in, &kind))
 			continue;
 		struct uniformity_barrier *b = &k->barriers[k->nbarriers++];
 		b->pc = pc;
@@ -276,14 +347,14 @@ static int collect(struct uni_fn *u, struct uniformity_kernel *k)
 			k->nblock_barriers++;
 		if (kind == UNI_BAR_WARP || kind == UNI_BAR_ARRIVE)
 			continue;
-		uint32_t gbits = in->guard >= 0 ? u->nu[in->guard] : 0;
+		uint32_t gbits = in->guard >= 0 ? u->gb[pc] : 0;
 		if (!gbits && !u->div[pc])
 			continue;
 		b->divergent = 1;
 		k->ndivergent++;
 		b->cond_pc = gbits ? pc : u->cause[pc];
 		const struct ptx_insn *c = &f->code[b->cond_pc];
-		b->cond_sources = gbits ? gbits : u->nu[c->guard];
+		b->cond_sources = gbits ? gbits : u->gb[b->cond_pc];
 		b->cond_line = c->line;
 		b->cond_exits = gbits ? 0 : region_exits(u, b->cond_pc);
 		if (file_of(u->m, c, &b->cond_file))
@@ -302,19 +373,42 @@ static int analyze_fn(const struct ptx_module *m, const struct ptx_func *f,
 	k->is_entry = f->is_entry;
 	size_t n = f->ncode ? f->ncode : 1;
 	u.nu = calloc(f->nslots > SR__COUNT ? f->nslots : SR__COUNT, sizeof(uint32_t));
+	size_t ns = f->nslots > SR__COUNT ? f->nslots : SR__COUNT;
+	u.lp = calloc(ns, 1);
+	u.lbits = calloc(ns, sizeof(uint32_t));
+	u.stamp = calloc(ns, sizeof(uint32_t));
+	u.touched = calloc(ns, sizeof(uint32_t));
+	u.leader = calloc(n, 1);
+	u.gb = calloc(n, sizeof(uint32_t));
+	u.cur = 1;
 	u.div = calloc(n, sizeof(uint32_t));
 	u.cause = malloc(n * sizeof(uint32_t));
 	u.marked = calloc(n, sizeof(uint32_t));
 	u.work = malloc(n * sizeof(uint32_t));
 	u.seen = malloc(n);
-	if (!u.nu || !u.div || !u.cause || !u.marked || !u.work || !u.seen)
+	if (!u.nu || !u.lp || !u.lbits || !u.stamp || !u.touched || !u.leader || !u.gb ||
+	    !u.div || !u.cause || !u.marked || !u.work || !u.seen)
 		goto out;
 	for (size_t i = 0; i < n; i++)
 		u.cause[i] = PTX_NOPC;
+	u.leader[0] = 1;
+	for (unsigned pc = 0; pc < f->ncode; pc++) {
+		const struct ptx_insn *in = &f->code[pc];
+		if (in->op == OP_BRA && in->target < f->ncode)
+			u.leader[in->target] = 1;
+		if ((in->op == OP_BRA || is_exit_op(in->op)) && pc + 1 < f->ncode)
+			u.leader[pc + 1] = 1;
+	}
 	solve(&u);
 	rc = collect(&u, k);
 out:
 	free(u.nu);
+	free(u.lp);
+	free(u.lbits);
+	free(u.stamp);
+	free(u.touched);
+	free(u.leader);
+	free(u.gb);
 	free(u.div);
 	free(u.cause);
 	free(u.marked);

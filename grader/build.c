@@ -60,6 +60,7 @@ struct job {
 	char **flags;
 	unsigned n_flags;
 	bool lab;                    /* link the harness in */
+	bool want_ptx;               /* gpu: emit prog.ptx too (barriers check, issue 6) */
 };
 
 static void job_release(struct job *j)
@@ -76,6 +77,8 @@ static void job_hash(const struct job *j, char hex[33])
 	fs_hash_init(&h);
 	fs_hash_str(&h, "pmpplab-build-4"); /* 4: + pl_timing, GPU timing flags */
 	fs_hash_str(&h, backend_name(j->backend));
+	if (j->want_ptx)
+		fs_hash_str(&h, "barriers-ptx"); /* issue 6 */
 	fs_hash_str(&h, j->tool);
 	if (j->glue)
 		fs_hash_str(&h, j->glue);
@@ -83,10 +86,11 @@ static void job_hash(const struct job *j, char hex[33])
 	for (unsigned i = 0; i < j->n_flags; i++)
 		fs_hash_str(&h, j->flags[i]);
 	if (j->lab) {
-		/* pl_timing: pmpplab perf (issue 8). */
+		/* pl_timing, pl_counters: pmpplab perf (issue 8). */
 		static const char *files[] = { "pl_harness.c", "pl_harness.h", "pl_io.c", "pl_io.h",
-					       "pl_timing.c", "pl_timing.h" };
-		for (unsigned i = 0; i < 6; i++) {
+					       "pl_timing.c", "pl_timing.h", "pl_counters.c",
+					       "pl_counters.h" };
+		for (unsigned i = 0; i < 8; i++) {
 			char path[PATH_MAX];
 			snprintf(path, sizeof(path), "%s/%s", j->harness, files[i]);
 			fs_hash_file(&h, path);
@@ -103,9 +107,12 @@ static void job_hash(const struct job *j, char hex[33])
 /* Fills the compiler command lines for the job, building into DIR. */
 /* pmpplab perf (issue 8): GPU lab programs get pl_timing's real timing loop
  * (-DPMPPLAB_HARNESS_GPU) and a run path to the toolkit's lib folder, where pl_timing
- * dlopens libcupti (it falls back to CUDA events when that fails). */
+ * dlopens libcupti (it falls back to CUDA events when that fails); emulator lab programs
+ * get pl_counters' hooks (-DPMPPLAB_HARNESS_EMU). */
 static void timing_flags(const struct job *j, struct compile *host, char *rpath)
 {
+	if (j->backend == BACKEND_EMU && j->lab)
+		arg(host, "-DPMPPLAB_HARNESS_EMU");
 	if (j->backend != BACKEND_GPU || !j->lab)
 		return;
 	arg(host, "-DPMPPLAB_HARNESS_GPU");
@@ -120,7 +127,7 @@ static void timing_flags(const struct job *j, struct compile *host, char *rpath)
 }
 
 static int job_commands(const struct job *j, const char *dir, struct compile *host,
-			struct compile *ptx, char paths[8][PATH_MAX])
+			struct compile *ptx, char paths[9][PATH_MAX])
 {
 	snprintf(paths[0], PATH_MAX, "%s/prog", dir);
 	snprintf(paths[1], PATH_MAX, "%s/prog.ptx", dir);
@@ -149,9 +156,11 @@ static int job_commands(const struct job *j, const char *dir, struct compile *ho
 	arg(host, j->main_source);
 	if (j->lab) {
 		snprintf(paths[6], PATH_MAX, "%s/pl_timing.c", j->harness);
+		snprintf(paths[8], PATH_MAX, "%s/pl_counters.c", j->harness);
 		arg(host, paths[3]);
 		arg(host, paths[4]);
 		arg(host, paths[6]); /* pmpplab perf (issue 8) */
+		arg(host, paths[8]);
 		timing_flags(j, host, paths[7]);
 	}
 	if (j->backend == BACKEND_AUTO)
@@ -161,6 +170,8 @@ static int job_commands(const struct job *j, const char *dir, struct compile *ho
 		arg(host, j->emulib);
 		arg(host, "-lpmpplab_cudart");
 		arg(host, paths[5]);
+	}
+	if (j->backend == BACKEND_EMU || j->want_ptx) {
 		arg(ptx, j->tool);
 		arg(ptx, "-ptx");
 		arg(ptx, "-lineinfo");
@@ -204,7 +215,7 @@ static int job_compile(const struct job *j, const char *final_dir, struct build_
 		local.main_source = src;
 	}
 	struct compile host = { 0 }, ptx = { 0 };
-	char paths[8][PATH_MAX];
+	char paths[9][PATH_MAX];
 	job_commands(&local, tmp, &host, &ptx, paths);
 	pthread_t thr;
 	bool threaded = ptx.argc && pthread_create(&thr, NULL, compile_run, &ptx) == 0;
@@ -248,7 +259,8 @@ static int job_run(struct job *j, struct build_result *out, struct diag_list *er
 	snprintf(prog, sizeof(prog), "%s/prog", dir);
 	snprintf(ptx, sizeof(ptx), "%s/prog.ptx", dir);
 	int rc = 0;
-	if (access(prog, X_OK) == 0 && (j->backend != BACKEND_EMU || access(ptx, R_OK) == 0)) {
+	if (access(prog, X_OK) == 0 &&
+	    ((j->backend != BACKEND_EMU && !j->want_ptx) || access(ptx, R_OK) == 0)) {
 		out->cached = true;
 	} else {
 		char parent[PATH_MAX];
@@ -267,6 +279,8 @@ static int job_run(struct job *j, struct build_result *out, struct diag_list *er
 		out->program = strdup(prog);
 		if (j->backend == BACKEND_EMU)
 			out->ptx = strdup(ptx);
+		else if (j->want_ptx)
+			out->barriers_ptx = strdup(ptx);
 	}
 	return rc;
 }
@@ -314,6 +328,8 @@ int build_lab(const struct lab_spec *spec, const char *source, enum backend_kind
 	}
 	struct job j = { .backend = backend, .user_source = abs, .lab = true,
 			 .flags = spec->nvcc_flags, .n_flags = spec->nvcc_flags_count };
+	for (unsigned i = 0; i < spec->checks_count; i++) /* issue 6 */
+		j.want_ptx |= backend == BACKEND_GPU && spec->checks[i].kind == SPEC_CHECK_BARRIERS;
 	int rc = job_tools(&j, errs);
 	if (rc == 0) {
 		j.glue = glue_generate(spec, abs, spec->entry.function);
@@ -361,6 +377,7 @@ void build_result_release(struct build_result *r)
 {
 	free(r->program);
 	free(r->ptx);
+	free(r->barriers_ptx);
 	free(r->log);
 	diag_list_release(&r->diags);
 	memset(r, 0, sizeof(*r));

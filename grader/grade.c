@@ -15,6 +15,8 @@
 #include "harness/pl_harness.h"
 #include "memcheck.h"
 #include "paths.h"
+#include "barriers.h" /* barrier and race analysis (issue 6) */
+#include "perf.h" /* pmpplab perf (issue 8) */
 #include "runner.h"
 
 /* Everything one grading run carries between its steps. */
@@ -317,6 +319,28 @@ static void grade_memcheck(struct grading *g, const struct spec_check *c, uint64
 	free(sanitizer);
 }
 
+/* pmpplab perf (issue 8): checks of kind performance live in perf.c. */
+static int grade_performance(struct grading *g, const struct spec_check *c)
+{
+	progress(g, GRADE_STAGE_CHECK, 0, 1, "performance");
+	struct perf_context ctx = {
+		.spec = g->spec, .backend = g->backend, .student = &g->prog, .tmp = g->tmp,
+		.seed = g->report->seed, .timeout_ms = lab_timeout_ms(g->spec), .quick = g->opts->quick,
+	};
+	return perf_grade(&ctx, c, g->report, g->diags);
+}
+
+/* Barrier and race analysis (issue 6): checks of kind barriers live in barriers.c. */
+static int grade_barriers(struct grading *g, const struct spec_check *c, uint64_t seed)
+{
+	progress(g, GRADE_STAGE_CHECK, 0, 1, "barriers");
+	struct barriers_context ctx = {
+		.spec = g->spec, .backend = g->backend, .student = &g->prog, .tmp = g->tmp,
+		.seed = seed, .timeout_ms = lab_timeout_ms(g->spec),
+	};
+	return barriers_grade(&ctx, c, g->report, g->diags);
+}
+
 static int grade_run(struct grading *g)
 {
 	uint64_t seed = g->report->seed;
@@ -348,10 +372,17 @@ static int grade_run(struct grading *g)
 	}
 	for (unsigned i = 0; i < g->spec->checks_count; i++) {
 		const struct spec_check *c = &g->spec->checks[i];
+		uint64_t check_seed = seed + (unsigned)(check_dataset(g->spec, c) - g->spec->datasets);
 		if (!built)
-			report_add(g->report, "memcheck", c->points, false, "not run: the program does not compile");
+			report_add(g->report, c->kind == SPEC_CHECK_PERFORMANCE ? "performance"
+					      : c->kind == SPEC_CHECK_BARRIERS ? "barriers" : "memcheck",
+				   c->points, false, "not run: the program does not compile");
 		else if (c->kind == SPEC_CHECK_MEMCHECK)
-			grade_memcheck(g, c, seed + (unsigned)(check_dataset(g->spec, c) - g->spec->datasets));
+			grade_memcheck(g, c, check_seed);
+		else if (c->kind == SPEC_CHECK_PERFORMANCE && (rc = grade_performance(g, c)) < 0)
+			return rc;
+		else if (c->kind == SPEC_CHECK_BARRIERS && (rc = grade_barriers(g, c, check_seed)) < 0)
+			return rc;
 	}
 	return 0;
 }

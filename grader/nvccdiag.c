@@ -80,8 +80,32 @@ static bool parse_gcc(const char *line, char *file, size_t flen, unsigned *lno, 
 	return true;
 }
 
-/* EDG prints the source line indented by two spaces, then a caret under the column. */
-static unsigned caret_column(const char *src_line, const char *caret_line)
+/* Line LNO (1-based) of FILE, without its newline, or NULL. */
+static char *source_line(const char *file, unsigned lno)
+{
+	FILE *f = fopen(file, "r");
+	if (!f)
+		return NULL;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len = -1;
+	for (unsigned i = 0; i < lno && (len = getline(&line, &cap, f)) >= 0; i++)
+		;
+	fclose(f);
+	if (len < 0) {
+		free(line);
+		return NULL;
+	}
+	line[strcspn(line, "\r\n")] = '\0';
+	return line;
+}
+
+/* EDG prints the source line indented by two spaces, then a caret under the column. The
+ * line it prints is preprocessed (__global__ shows as __attribute__((global))), so the
+ * caret's column is found again in the real line: by the text from the caret to the end
+ * of the line, which macros before the caret do not change. */
+static unsigned caret_column(const char *src_line, const char *caret_line, const char *file,
+			     unsigned lno)
 {
 	size_t src_len = strcspn(src_line, "\n");
 	size_t caret_len = strcspn(caret_line, "\n");
@@ -91,7 +115,25 @@ static unsigned caret_column(const char *src_line, const char *caret_line)
 	for (const char *q = caret_line; q < caret; q++)
 		if (*q != ' ')
 			return 0;
-	return (unsigned)(caret - caret_line) - 1;
+	size_t c = (size_t)(caret - caret_line) - 2;
+	if (c >= src_len - 2)
+		return 0;
+	char *real = source_line(file, lno);
+	if (!real)
+		return (unsigned)c + 1;
+	char tail[1024];
+	snprintf(tail, sizeof(tail), "%.*s", (int)(src_len - 2 - c), src_line + 2 + c);
+	size_t tl = strlen(tail);
+	while (tl && tail[tl - 1] == ' ')
+		tail[--tl] = '\0';
+	unsigned col = (unsigned)c + 1;
+	size_t rl = strlen(real);
+	while (rl && real[rl - 1] == ' ')
+		rl--;
+	if (tl && rl >= tl && strncmp(real + rl - tl, tail, tl) == 0)
+		col = (unsigned)(rl - tl) + 1;
+	free(real);
+	return col;
 }
 
 static const char *next_line(const char *p)
@@ -135,7 +177,7 @@ unsigned nvccdiag_parse(const char *text, struct diag_list *out)
 			const char *src = next_line(p);
 			const char *caret = *src ? next_line(src) : src;
 			if (*caret)
-				col = caret_column(src, caret);
+				col = caret_column(src, caret, file, lno);
 			diag_add(out, sev, file, lno, col, "%s", msg);
 		} else if (parse_gcc(line, file, sizeof(file), &lno, &col, &sev, &msg)) {
 			diag_add(out, sev, file, lno, col, "%s", msg);

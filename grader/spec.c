@@ -307,6 +307,67 @@ static void check_buffers(struct checker *c)
 	check_sizes(c, s->outputs, s->outputs_count, "outputs");
 }
 
+/* pmpplab perf (issue 8): a performance check's fields must fit its metric, and its
+ * expressions must evaluate in every dataset (the check may name any). */
+static void check_perf_expr(struct checker *c, unsigned i, const char *field, const char *expr)
+{
+	for (unsigned di = 0; expr && di < c->spec->datasets_count; di++) {
+		c->dataset = &c->spec->datasets[di];
+		int64_t v = 0;
+		char err[200] = "must be positive";
+		if (expr_eval(expr, lookup_param, c, &v, err, sizeof(err)) < 0 || v <= 0) {
+			check_error(c, yamlpos_line(c->pos, "checks[%u].%s", i, field),
+				    "checks[%u].%s: '%s': %s (in dataset '%s')", i, field, expr, err,
+				    c->dataset->name);
+			return;
+		}
+	}
+}
+
+/* Barrier analysis (issue 6): its fields belong to kind barriers only. */
+static void check_barriers(struct checker *c, unsigned i)
+{
+	const struct spec_check *k = &c->spec->checks[i];
+	if (k->kind != SPEC_CHECK_BARRIERS && (k->kernel || k->min_barriers || k->forbid_divergent))
+		check_error(c, yamlpos_line(c->pos, "checks[%u]", i),
+			    "checks[%u]: kernel, min_barriers and forbid_divergent belong to kind: barriers", i);
+}
+
+static void check_perf(struct checker *c, unsigned i)
+{
+	const struct spec_check *k = &c->spec->checks[i];
+	unsigned line = yamlpos_line(c->pos, "checks[%u]", i);
+	if (k->kind != SPEC_CHECK_PERFORMANCE) {
+		if (k->bytes || k->flops || k->max_ratio || k->min_peak || k->metric || k->emu_dataset ||
+		    k->max_traffic_ratio || k->min_coalescing || k->max_bank_conflicts || k->min_lane_efficiency)
+			check_error(c, line, "checks[%u]: metric, bytes, flops, max_ratio, min_peak and the emulator's thresholds belong to kind: performance", i);
+		return;
+	}
+	if (k->max_traffic_ratio < 0 || k->max_bank_conflicts < 0 ||
+	    (k->max_bank_conflicts > 0 && k->max_bank_conflicts < 1) ||
+	    k->min_coalescing < 0 || k->min_coalescing > 1 || k->min_lane_efficiency < 0 ||
+	    k->min_lane_efficiency > 1)
+		check_error(c, line, "checks[%u]: max_traffic_ratio must be > 0, max_bank_conflicts >= 1, min_coalescing and min_lane_efficiency in 0..1", i);
+	bool found = !k->emu_dataset;
+	for (unsigned d = 0; k->emu_dataset && d < c->spec->datasets_count; d++)
+		found |= strcmp(c->spec->datasets[d].name, k->emu_dataset) == 0;
+	if (!found)
+		check_error(c, yamlpos_line(c->pos, "checks[%u].emu_dataset", i),
+			    "checks[%u].emu_dataset: no dataset is named '%s'", i, k->emu_dataset);
+	if (k->metric == SPEC_PERF_BANDWIDTH && !k->bytes)
+		check_error(c, line, "checks[%u]: metric bandwidth needs 'bytes', e.g. bytes: 3 * n * 4", i);
+	if (k->metric == SPEC_PERF_FLOPS && !k->flops)
+		check_error(c, line, "checks[%u]: metric flops needs 'flops', e.g. flops: 2 * n * n * n", i);
+	if (k->max_ratio < 0 || k->min_peak < 0 || k->min_peak > 1)
+		check_error(c, line, "checks[%u]: max_ratio must be > 0 and min_peak in 0..1 (a fraction of the peak)", i);
+	if (k->max_ratio == 0 && k->min_peak == 0)
+		check_error(c, line, "checks[%u]: a performance check needs a threshold: max_ratio (time against the solution) and/or min_peak", i);
+	if (k->min_peak > 0 && k->metric == SPEC_PERF_TIME)
+		check_error(c, line, "checks[%u]: min_peak needs metric bandwidth or flops", i);
+	check_perf_expr(c, i, "bytes", k->bytes);
+	check_perf_expr(c, i, "flops", k->flops);
+}
+
 static void check_top(struct checker *c)
 {
 	struct lab_spec *s = c->spec;
@@ -383,6 +444,10 @@ int spec_load(const char *dir, struct lab_spec **out, struct diag_list *diags)
 		check_dataset_values(&c, d);
 	if (c.errors == 0)
 		check_buffers(&c);
+	for (unsigned i = 0; c.errors == 0 && i < s->checks_count; i++)
+		check_perf(&c, i); /* pmpplab perf (issue 8) */
+	for (unsigned i = 0; c.errors == 0 && i < s->checks_count; i++)
+		check_barriers(&c, i); /* issue 6 */
 	yamlpos_free(c.pos);
 	if (c.errors) {
 		spec_free(s);
@@ -446,6 +511,14 @@ bool spec_dataset_value(const struct spec_dataset *d, const char *name, int64_t 
 			return true;
 		}
 	return false;
+}
+
+int spec_dataset_eval(const struct lab_spec *spec, const struct spec_dataset *d,
+		      const char *expr, int64_t *out)
+{
+	struct checker c = { (struct lab_spec *)spec, NULL, NULL, d, 0 };
+	char err[128];
+	return expr_eval(expr, lookup_param, &c, out, err, sizeof(err)) < 0 ? -EINVAL : 0;
 }
 
 int spec_buffer_count(const struct lab_spec *spec, const struct spec_buffer *b,

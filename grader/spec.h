@@ -69,13 +69,42 @@ struct spec_dataset {
 	unsigned n_vals;
 };
 
-enum spec_check_kind { SPEC_CHECK_MEMCHECK };
+enum spec_check_kind {
+	SPEC_CHECK_MEMCHECK,
+	SPEC_CHECK_PERFORMANCE, /* pmpplab perf (issue 8): grader/perf.h */
+	SPEC_CHECK_BARRIERS,    /* barrier and race analysis (issue 6): grader/barriers.h */
+};
+
+/* What a performance check measures against the device's peak. */
+enum spec_perf_metric {
+	SPEC_PERF_TIME,      /* only the time ratio to the solution */
+	SPEC_PERF_BANDWIDTH, /* bytes / kernel time, against the peak memory bandwidth */
+	SPEC_PERF_FLOPS,     /* flops / kernel time, against the peak FP32 rate */
+};
 
 /* A check beyond correctness (correctness points live on the datasets). */
 struct spec_check {
 	enum spec_check_kind kind;
 	unsigned points;
 	char *dataset; /* which dataset it runs on; NULL = the first */
+
+	/* kind performance only (labs/README.md, "Performance checks"). */
+	enum spec_perf_metric metric;
+	char *bytes;      /* expression over the params: bytes the kernels must move */
+	char *flops;      /* expression over the params: floating-point operations */
+	double max_ratio; /* student kernel time / solution kernel time; 0 = not checked */
+	double min_peak;  /* fraction of the device's peak (0..1); 0 = not checked */
+	/* on the emulator: modelled counters (grader/harness/pl_counters.h); 0 = not checked */
+	char *emu_dataset;          /* dataset for the counted runs; NULL = dataset */
+	double max_traffic_ratio;   /* global sectors moved / the solution's */
+	double min_coalescing;      /* bytes the lanes asked for / bytes of the sectors moved */
+	double max_bank_conflicts;  /* shared-memory passes / conflict-free passes (>= 1) */
+	double min_lane_efficiency; /* active lanes per warp instruction / 32 */
+	/* kind barriers only (labs/README.md, "Barrier checks"; issue 6). */
+	char *kernel;            /* the kernel min_barriers applies to; NULL = the one with most */
+	unsigned min_barriers;   /* __syncthreads() it must contain; 0 = not checked */
+	bool *forbid_divergent;  /* barriers under thread-dependent conditions fail; NULL = true */
+	char *doc;
 };
 
 struct spec_entry {
@@ -136,6 +165,11 @@ const char *spec_dtype_name(enum spec_dtype t);
 
 /* The value of param NAME in dataset D; false when D does not set it. */
 bool spec_dataset_value(const struct spec_dataset *d, const char *name, int64_t *out);
+
+/* Evaluates EXPR (an expression over the params, like a size) in dataset D into *out.
+ * Returns 0, or -EINVAL (unknown name, bad expression). */
+int spec_dataset_eval(const struct lab_spec *spec, const struct spec_dataset *d,
+		      const char *expr, int64_t *out);
 
 /* Evaluates a buffer's size in dataset D. Returns 0, or -EINVAL (unknown name, bad
  * expression, negative). */

@@ -23,6 +23,14 @@ static const cyaml_strval_t gen_names[] = {
 
 static const cyaml_strval_t check_names[] = {
 	{ "memcheck", SPEC_CHECK_MEMCHECK },
+	{ "performance", SPEC_CHECK_PERFORMANCE },
+	{ "barriers", SPEC_CHECK_BARRIERS }, /* issue 6 */
+};
+
+static const cyaml_strval_t perf_metric_names[] = {
+	{ "time", SPEC_PERF_TIME },
+	{ "bandwidth", SPEC_PERF_BANDWIDTH },
+	{ "flops", SPEC_PERF_FLOPS },
 };
 
 static const cyaml_schema_value_t string_entry = {
@@ -79,6 +87,23 @@ static const cyaml_schema_field_t check_fields[] = {
 			 CYAML_ARRAY_LEN(check_names)),
 	CYAML_FIELD_UINT("points", 0, struct spec_check, points),
 	STR("dataset", OPT, struct spec_check, dataset),
+	/* kind performance (pmpplab perf, issue 8) */
+	CYAML_FIELD_ENUM("metric", OPT | CYAML_FLAG_STRICT, struct spec_check, metric,
+			 perf_metric_names, CYAML_ARRAY_LEN(perf_metric_names)),
+	STR("bytes", OPT, struct spec_check, bytes),
+	STR("flops", OPT, struct spec_check, flops),
+	CYAML_FIELD_FLOAT("max_ratio", OPT, struct spec_check, max_ratio),
+	CYAML_FIELD_FLOAT("min_peak", OPT, struct spec_check, min_peak),
+	STR("emu_dataset", OPT, struct spec_check, emu_dataset),
+	CYAML_FIELD_FLOAT("max_traffic_ratio", OPT, struct spec_check, max_traffic_ratio),
+	CYAML_FIELD_FLOAT("min_coalescing", OPT, struct spec_check, min_coalescing),
+	CYAML_FIELD_FLOAT("max_bank_conflicts", OPT, struct spec_check, max_bank_conflicts),
+	CYAML_FIELD_FLOAT("min_lane_efficiency", OPT, struct spec_check, min_lane_efficiency),
+	/* kind barriers (issue 6) */
+	STR("kernel", OPT, struct spec_check, kernel),
+	CYAML_FIELD_UINT("min_barriers", OPT, struct spec_check, min_barriers),
+	CYAML_FIELD_BOOL_PTR("forbid_divergent", OPT, struct spec_check, forbid_divergent),
+	STR("doc", OPT, struct spec_check, doc),
 	CYAML_FIELD_END
 };
 

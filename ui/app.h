@@ -44,6 +44,7 @@ struct app {
 	/* The latest result, for report_lab. */
 	const struct lab_spec *report_lab;
 	struct report *report;
+	struct results_run timing; /* the phases of the run that made report */
 	bool report_quick;
 	double elapsed_ms;
 	struct diag_list errors;

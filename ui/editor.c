@@ -10,8 +10,8 @@
 
 /* Editors that read "+LINE" before the file name as "start at LINE". */
 static const char *const plus_line_editors[] = {
-	"vi", "vim", "nvim", "gvim", "view", "nano", "pico", "emacs", "emacsclient",
-	"micro", "kak", "joe", "mg", "ne", "jed", NULL,
+	"vi",	       "vim",	"nvim", "gvim", "view", "nano", "pico", "emacs",
+	"emacsclient", "micro", "kak",	"joe",	"mg",	"ne",	"jed",	NULL,
 };
 
 static bool takes_plus_line(const char *prog)
@@ -83,7 +83,8 @@ bool editor_on_path(const char *prog)
 		path = "/usr/local/bin:/usr/bin:/bin";
 	char *copy = xstrdup(path), *save = NULL;
 	bool found = false;
-	for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+	for (char *dir = strtok_r(copy, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
 		char *p = xasprintf("%s/%s", *dir ? dir : ".", prog);
 		found = access(p, X_OK) == 0;
 		free(p);

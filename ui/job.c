@@ -18,6 +18,7 @@ struct job_msg {
 	unsigned index, count;
 	bool has_what;
 	char what[96];
+	double at_ms;              /* since the run started */
 	struct job_result *result; /* JOB_DONE */
 };
 
@@ -34,6 +35,7 @@ struct job {
 	int rfd, wfd;
 	bool busy;
 	pthread_t thread;
+	struct timespec t0; /* when the run started */
 	const struct lab_spec *spec;
 	struct grade_opts opts;
 	char *submission;
@@ -93,12 +95,19 @@ static void job_send(struct job *j, const struct job_msg *m)
 	}
 }
 
+static double job_ms(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) * 1e3 + (double)(b->tv_nsec - a->tv_nsec) / 1e6;
+}
+
 /* grade_lab's progress callback, on the job's thread: copy and post, nothing more. */
 static void job_progress(void *userdata, const struct grade_progress *p)
 {
 	struct job *j = userdata;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
 	struct job_msg m = {.kind = JOB_PROGRESS, .stage = p->stage, .index = p->index,
-			    .count = p->count};
+			    .count = p->count, .at_ms = job_ms(&j->t0, &now)};
 	if (p->what) {
 		m.has_what = true;
 		strncpy(m.what, p->what, sizeof(m.what) - 1);
@@ -106,23 +115,18 @@ static void job_progress(void *userdata, const struct grade_progress *p)
 	job_send(j, &m);
 }
 
-static double job_ms(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) * 1e3 + (double)(b->tv_nsec - a->tv_nsec) / 1e6;
-}
-
 static void *job_thread(void *arg)
 {
 	struct job *j = arg;
 	struct job_result *res = xcalloc(1, sizeof(*res));
-	struct timespec t0, t1;
+	struct timespec t1;
 	diag_list_init(&res->diags);
 	res->quick = j->opts.quick;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(CLOCK_MONOTONIC, &j->t0);
 	res->rc = j->grade(j->spec, &j->opts, &res->report, &res->diags);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	res->elapsed_ms = job_ms(&t0, &t1);
-	struct job_msg m = {.kind = JOB_DONE, .result = res};
+	res->elapsed_ms = job_ms(&j->t0, &t1);
+	struct job_msg m = {.kind = JOB_DONE, .at_ms = res->elapsed_ms, .result = res};
 	job_send(j, &m);
 	return NULL;
 }
@@ -160,6 +164,7 @@ int job_next(struct job *j, struct job_event *ev)
 	ev->kind = m.kind;
 	if (m.kind == JOB_PROGRESS) {
 		ev->progress = (struct grade_progress){m.stage, m.index, m.count, NULL};
+		ev->at_ms = m.at_ms;
 		if (m.has_what) {
 			memcpy(ev->what, m.what, sizeof(ev->what));
 			ev->progress.what = ev->what;
@@ -173,6 +178,7 @@ int job_next(struct job *j, struct job_event *ev)
 	ev->diags = m.result->diags;
 	ev->quick = m.result->quick;
 	ev->elapsed_ms = m.result->elapsed_ms;
+	ev->at_ms = m.at_ms;
 	free(m.result);
 	return 1;
 }

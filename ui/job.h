@@ -20,6 +20,9 @@ struct job_event {
 	/* JOB_PROGRESS: what the grader reported; progress.what points into what[]. */
 	struct grade_progress progress;
 	char what[96];
+	/* Both kinds: milliseconds since the run started, taken on the grading thread when
+	 * the message was sent (so a busy screen does not blur the timings). */
+	double at_ms;
 	/* JOB_DONE: grade_lab's return code, its report (caller frees with report_free)
 	 * and diagnostics (caller releases), and how long the run took. */
 	int rc;

@@ -29,8 +29,8 @@ struct lab_panel {
 /* The README: the workspace copy (the student may annotate it), else the lab's. */
 static char *lab_readme(const struct app *a, const struct lab_spec *spec, size_t *len)
 {
-	char *paths[2] = {xasprintf("%s/%s/README.md", a->ws, spec->id),
-			  xasprintf("%s/README.md", spec->dir)};
+	char *paths[2] = { xasprintf("%s/%s/README.md", a->ws, spec->id),
+			   xasprintf("%s/README.md", spec->dir) };
 	char *text = NULL;
 	for (int i = 0; i < 2 && !text; i++) {
 		FILE *f = fopen(paths[i], "r");
@@ -66,7 +66,8 @@ static void lab_render_reading(struct lab_panel *lp, int width)
 		return;
 	}
 	if (mdview_render(md, len, width, &lp->reading) != 0)
-		sline_list_addf(&lp->reading, ROLE_FAIL, "README.md could not be read as Markdown.");
+		sline_list_addf(&lp->reading, ROLE_FAIL,
+				"README.md could not be read as Markdown.");
 	free(md);
 }
 
@@ -83,6 +84,7 @@ static void lab_render_results(struct lab_panel *lp, int width)
 		.report = mine ? a->report : NULL,
 		.report_quick = a->report_quick,
 		.elapsed_ms = a->elapsed_ms,
+		.timing = mine ? &a->timing : NULL,
 		.errors = mine ? &a->errors : NULL,
 		.hints = st ? st->hints : 0,
 		.width = width,
@@ -100,7 +102,7 @@ static unsigned clamp_scroll(unsigned scroll, unsigned n, int h)
 static void lab_draw_pane(struct lab_panel *lp, enum lab_pane pane, const struct rect *r)
 {
 	struct sline_list *l = pane == PANE_READING ? &lp->reading : &lp->results;
-	struct rect in = {r->y, r->x + 1, r->h, r->w - 2};
+	struct rect in = { r->y, r->x + 1, r->h, r->w - 2 };
 	lp->scroll[pane] = clamp_scroll(lp->scroll[pane], l->n, r->h);
 	struct rect full = *r;
 	draw_fill(&full, ROLE_NORMAL);
@@ -134,7 +136,8 @@ static void lab_draw(struct panel *p)
 	if (l->split) {
 		lab_draw_pane(lp, PANE_READING, &l->reading);
 		for (int y = 0; y < l->divider.h; y++)
-			draw_text(l->divider.y + y, l->divider.x, 1, ROLE_MARKER, glyph(GLYPH_VBAR));
+			draw_text(l->divider.y + y, l->divider.x, 1, ROLE_MARKER,
+				  glyph(GLYPH_VBAR));
 		lab_draw_pane(lp, PANE_RESULTS, &l->results);
 	} else {
 		lab_draw_tabs(lp, &l->tabs);
@@ -150,29 +153,16 @@ static unsigned lab_key(struct panel *p, enum ui_action action, int key)
 	unsigned *s = &lp->scroll[lp->focus];
 	unsigned page = (unsigned)(l->reading.h > 2 ? l->reading.h - 2 : 1);
 	switch (action) {
-	case ACT_UP:
-		*s = *s ? *s - 1 : 0;
-		break;
-	case ACT_DOWN:
-		(*s)++;
-		break;
-	case ACT_PGUP:
-		*s = *s > page ? *s - page : 0;
-		break;
-	case ACT_PGDN:
-		*s += page;
-		break;
-	case ACT_HOME:
-		*s = 0;
-		break;
+	case ACT_UP: *s = *s ? *s - 1 : 0; break;
+	case ACT_DOWN: (*s)++; break;
+	case ACT_PGUP: *s = *s > page ? *s - page : 0; break;
+	case ACT_PGDN: *s += page; break;
+	case ACT_HOME: *s = 0; break;
 	case ACT_END:
 		*s = 1u << 30; /* clamped when drawn */
 		break;
-	case ACT_SWITCH:
-		lp->focus = lp->focus == PANE_READING ? PANE_RESULTS : PANE_READING;
-		break;
-	default:
-		return 0;
+	case ACT_SWITCH: lp->focus = lp->focus == PANE_READING ? PANE_RESULTS : PANE_READING; break;
+	default: return 0;
 	}
 	return ACTION_HANDLED | ACTION_REDRAW;
 }
@@ -220,7 +210,7 @@ static const struct panel_class lab_class = {
 struct panel *lab_panel_new(struct app *app)
 {
 	struct lab_panel *lp = xcalloc(1, sizeof(*lp));
-	lp->base = (struct panel){.cls = &lab_class, .app = app};
+	lp->base = (struct panel){ .cls = &lab_class, .app = app };
 	sline_list_init(&lp->reading);
 	sline_list_init(&lp->results);
 	return &lp->base;

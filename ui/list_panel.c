@@ -29,7 +29,7 @@ static void list_row(struct app *a, const struct lab_spec *spec, int y, int w, b
 {
 	const struct lab_state *st = state_find(&a->state, spec->id);
 	enum ui_role base = sel ? ROLE_SELECTED : ROLE_NORMAL;
-	struct rect row = {y, 0, 1, w};
+	struct rect row = { y, 0, 1, w };
 	draw_fill(&row, base);
 	char status[48], best[32];
 	enum ui_role srole;
@@ -69,8 +69,8 @@ static void list_draw_detail(struct app *a, const struct rect *r)
 	free(file);
 	sline_list_addf(&lines, ROLE_DIM, "Enter opens the lab %s e edits %s r runs %s g grades",
 			glyph(GLYPH_SEP), glyph(GLYPH_SEP), glyph(GLYPH_SEP));
-	struct rect in = {r->y + 1, 1, r->h - 1, r->w - 2};
-	struct rect rule = {r->y, 0, 1, r->w};
+	struct rect in = { r->y + 1, 1, r->h - 1, r->w - 2 };
+	struct rect rule = { r->y, 0, 1, r->w };
 	draw_fill(&rule, ROLE_NORMAL);
 	for (int x = 0; x < r->w; x++)
 		draw_text(r->y, x, 1, ROLE_MARKER, glyph(GLYPH_RULE));
@@ -125,20 +125,17 @@ static unsigned list_key(struct panel *p, enum ui_action action, int key)
 		a->selected = a->selected > (unsigned)page ? a->selected - (unsigned)page : 0;
 		break;
 	case ACT_PGDN:
-		a->selected = a->selected + (unsigned)page < n ? a->selected + (unsigned)page : n ? n - 1 : 0;
+		a->selected = a->selected + (unsigned)page < n ? a->selected + (unsigned)page
+			      : n			       ? n - 1
+							       : 0;
 		break;
-	case ACT_HOME:
-		a->selected = 0;
-		break;
-	case ACT_END:
-		a->selected = n ? n - 1 : 0;
-		break;
+	case ACT_HOME: a->selected = 0; break;
+	case ACT_END: a->selected = n ? n - 1 : 0; break;
 	case ACT_OPEN:
 		if (n)
 			app_open_lab(a, a->selected);
 		break;
-	default:
-		return 0;
+	default: return 0;
 	}
 	return ACTION_HANDLED | ACTION_REDRAW;
 }
@@ -165,6 +162,6 @@ static const struct panel_class list_class = {
 struct panel *list_panel_new(struct app *app)
 {
 	struct list_panel *lp = xcalloc(1, sizeof(*lp));
-	lp->base = (struct panel){.cls = &list_class, .app = app};
+	lp->base = (struct panel){ .cls = &list_class, .app = app };
 	return &lp->base;
 }

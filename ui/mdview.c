@@ -38,12 +38,12 @@ enum container_kind { CT_QUOTE, CT_UL, CT_OL, CT_LI };
 
 struct container {
 	enum container_kind kind;
-	bool tight;           /* lists */
-	unsigned next;        /* CT_OL: the number of the next item */
-	unsigned items;       /* lists: items seen so far */
-	char marker[16];      /* CT_LI: "• " or "12. " */
+	bool tight;	 /* lists */
+	unsigned next;	 /* CT_OL: the number of the next item */
+	unsigned items;	 /* lists: items seen so far */
+	char marker[16]; /* CT_LI: "• " or "12. " */
 	int marker_w;
-	bool marker_pending;  /* CT_LI: the marker is not drawn yet */
+	bool marker_pending; /* CT_LI: the marker is not drawn yet */
 };
 
 struct table {
@@ -60,12 +60,12 @@ struct mdv {
 	unsigned depth;
 	enum ui_role spans[MDV_MAX_DEPTH];
 	unsigned n_spans;
-	unsigned heading;     /* level of the heading being read, 0 outside */
+	unsigned heading; /* level of the heading being read, 0 outside */
 	bool in_code, in_html;
 	bool blank_pending;
 	bool any_output;
-	struct cells inl;     /* inline text of the current block */
-	char *code;           /* text of the current code block */
+	struct cells inl; /* inline text of the current block */
+	char *code;	  /* text of the current code block */
 	size_t code_len, code_cap;
 	struct table table;
 	bool in_table;
@@ -92,9 +92,10 @@ static void cells_add(struct cells *c, const char *text, size_t n, enum ui_role 
 			cp = ' ';
 		if (cp >= 0x80 && glyph_ascii()) {
 			for (const char *f = utf8_ascii_fallback(cp); *f; f++)
-				cells_push(c, (struct cell){{*f}, 1, 1, (uint8_t)role});
+				cells_push(c, (struct cell){ { *f }, 1, 1, (uint8_t)role });
 		} else {
-			struct cell cell = {.w = (uint8_t)utf8_cp_width(cp), .role = (uint8_t)role};
+			struct cell cell = { .w = (uint8_t)utf8_cp_width(cp),
+					     .role = (uint8_t)role };
 			cell.n = (uint8_t)utf8_encode(cp, cell.b);
 			if (cp >= 0x20)
 				cells_push(c, cell);
@@ -161,7 +162,8 @@ static void mdv_blank(struct mdv *m)
 		/* A blank line ends with its prefix's text; trim the trailing spaces. */
 		while (s->len && s->text[s->len - 1] == ' ')
 			s->text[--s->len] = '\0';
-		if (s->n_spans && s->spans[s->n_spans - 1].start + s->spans[s->n_spans - 1].len > s->len) {
+		if (s->n_spans &&
+		    s->spans[s->n_spans - 1].start + s->spans[s->n_spans - 1].len > s->len) {
 			struct sline_span *sp = &s->spans[s->n_spans - 1];
 			sp->len = s->len > sp->start ? s->len - sp->start : 0;
 			if (sp->len == 0)
@@ -273,7 +275,7 @@ static void mdv_code_lines(struct mdv *m)
 		while (j < len && m->code[j] != '\n')
 			j++;
 		/* Tabs become 4 spaces; a line too long for the screen continues below. */
-		struct cells line = {0};
+		struct cells line = { 0 };
 		for (size_t k = i; k < j; k++) {
 			if (m->code[k] == '\t')
 				cells_add(&line, "    ", 4, ROLE_CODEBLOCK);
@@ -325,7 +327,7 @@ static void mdv_table(struct mdv *m)
 		goto out;
 	mdv_blank(m);
 	int avail = mdv_avail(m);
-	int colw[64] = {0};
+	int colw[64] = { 0 };
 	for (unsigned r = 0; r < t->rows; r++)
 		for (unsigned c = 0; c < t->cols; c++) {
 			struct cells *cl = table_cell(t, r, c);
@@ -369,7 +371,9 @@ static void mdv_table(struct mdv *m)
 				w += ew;
 			}
 			int pad = colw[c] - w;
-			int left = t->align[c] == MD_ALIGN_RIGHT ? pad : t->align[c] == MD_ALIGN_CENTER ? pad / 2 : 0;
+			int left = t->align[c] == MD_ALIGN_RIGHT    ? pad
+				   : t->align[c] == MD_ALIGN_CENTER ? pad / 2
+								    : 0;
 			bool last = c + 1 == t->cols;
 			if (left)
 				sline_printf(s, ROLE_NORMAL, "%*s", left, "");
@@ -418,11 +422,11 @@ static int mdv_enter_block(MD_BLOCKTYPE type, void *detail, void *ud)
 	switch (type) {
 	case MD_BLOCK_QUOTE:
 		mdv_blank(m); /* the blank line before a quote has no bar */
-		mdv_push(m, (struct container){.kind = CT_QUOTE});
+		mdv_push(m, (struct container){ .kind = CT_QUOTE });
 		break;
 	case MD_BLOCK_UL:
 	case MD_BLOCK_OL: {
-		struct container c = {.kind = type == MD_BLOCK_UL ? CT_UL : CT_OL};
+		struct container c = { .kind = type == MD_BLOCK_UL ? CT_UL : CT_OL };
 		if (type == MD_BLOCK_UL) {
 			c.tight = ((MD_BLOCK_UL_DETAIL *)detail)->is_tight;
 		} else {
@@ -437,7 +441,7 @@ static int mdv_enter_block(MD_BLOCKTYPE type, void *detail, void *ud)
 	}
 	case MD_BLOCK_LI: {
 		struct container *list = mdv_top(m);
-		struct container c = {.kind = CT_LI, .marker_pending = true};
+		struct container c = { .kind = CT_LI, .marker_pending = true };
 		unsigned nest = 0;
 		for (unsigned i = 0; i < m->depth && i < MDV_MAX_DEPTH; i++)
 			nest += m->stack[i].kind == CT_UL;
@@ -459,16 +463,12 @@ static int mdv_enter_block(MD_BLOCKTYPE type, void *detail, void *ud)
 		mdv_rule(m, GLYPH_RULE, mdv_avail(m), ROLE_MARKER);
 		m->blank_pending = true;
 		break;
-	case MD_BLOCK_H:
-		m->heading = ((MD_BLOCK_H_DETAIL *)detail)->level;
-		break;
+	case MD_BLOCK_H: m->heading = ((MD_BLOCK_H_DETAIL *)detail)->level; break;
 	case MD_BLOCK_CODE:
 		m->in_code = true;
 		m->code_len = 0;
 		break;
-	case MD_BLOCK_HTML:
-		m->in_html = true;
-		break;
+	case MD_BLOCK_HTML: m->in_html = true; break;
 	case MD_BLOCK_TABLE:
 		m->in_table = true;
 		memset(&m->table, 0, sizeof(m->table));
@@ -476,9 +476,7 @@ static int mdv_enter_block(MD_BLOCKTYPE type, void *detail, void *ud)
 		if (m->table.cols > 64)
 			m->table.cols = 64;
 		break;
-	case MD_BLOCK_TR:
-		table_add_row(&m->table);
-		break;
+	case MD_BLOCK_TR: table_add_row(&m->table); break;
 	case MD_BLOCK_TH:
 	case MD_BLOCK_TD: {
 		struct table *t = &m->table;
@@ -491,8 +489,7 @@ static int mdv_enter_block(MD_BLOCKTYPE type, void *detail, void *ud)
 		t->in_cell = true;
 		break;
 	}
-	default:
-		break;
+	default: break;
 	}
 	return 0;
 }
@@ -526,8 +523,7 @@ static int mdv_leave_block(MD_BLOCKTYPE type, void *detail, void *ud)
 		m->in_table = false;
 		mdv_table(m);
 		return 0;
-	default:
-		break;
+	default: break;
 	}
 	if (m->in_table)
 		return 0;
@@ -542,15 +538,14 @@ static int mdv_leave_block(MD_BLOCKTYPE type, void *detail, void *ud)
 		mdv_pop(m);
 		m->blank_pending = true;
 		break;
-	case MD_BLOCK_LI:
-		mdv_pop(m);
-		break;
+	case MD_BLOCK_LI: mdv_pop(m); break;
 	case MD_BLOCK_H: {
 		unsigned level = m->heading;
 		m->heading = 0;
 		if (level <= 2 && m->out->n) {
 			int w = sline_width(&m->out->lines[m->out->n - 1]) - mdv_prefix_width(m);
-			mdv_rule(m, level == 1 ? GLYPH_RULE2 : GLYPH_RULE, w, level == 1 ? ROLE_H1 : ROLE_H2);
+			mdv_rule(m, level == 1 ? GLYPH_RULE2 : GLYPH_RULE, w,
+				 level == 1 ? ROLE_H1 : ROLE_H2);
 		}
 		m->blank_pending = true;
 		break;
@@ -559,14 +554,9 @@ static int mdv_leave_block(MD_BLOCKTYPE type, void *detail, void *ud)
 		m->in_code = false;
 		mdv_code_lines(m);
 		break;
-	case MD_BLOCK_HTML:
-		m->in_html = false;
-		break;
-	case MD_BLOCK_P:
-		m->blank_pending = true;
-		break;
-	default:
-		break;
+	case MD_BLOCK_HTML: m->in_html = false; break;
+	case MD_BLOCK_P: m->blank_pending = true; break;
+	default: break;
 	}
 	return 0;
 }
@@ -581,24 +571,17 @@ static int mdv_enter_span(MD_SPANTYPE type, void *detail, void *ud)
 		if (r != ROLE_STRONG)
 			r = ROLE_EMPH;
 		break;
-	case MD_SPAN_STRONG:
-		r = ROLE_STRONG;
-		break;
+	case MD_SPAN_STRONG: r = ROLE_STRONG; break;
 	case MD_SPAN_CODE:
 	case MD_SPAN_LATEXMATH:
-	case MD_SPAN_LATEXMATH_DISPLAY:
-		r = ROLE_CODE;
-		break;
+	case MD_SPAN_LATEXMATH_DISPLAY: r = ROLE_CODE; break;
 	case MD_SPAN_A:
-	case MD_SPAN_WIKILINK:
-		r = ROLE_LINK;
-		break;
+	case MD_SPAN_WIKILINK: r = ROLE_LINK; break;
 	case MD_SPAN_IMG:
 		cells_add(&m->inl, "[image: ", 8, ROLE_DIM);
 		r = ROLE_DIM;
 		break;
-	default:
-		break;
+	default: break;
 	}
 	if (m->n_spans < MDV_MAX_DEPTH)
 		m->spans[m->n_spans++] = r;
@@ -622,10 +605,10 @@ static void mdv_entity(struct mdv *m, const char *t, size_t n)
 	static const struct {
 		const char *name;
 		uint32_t cp;
-	} names[] = {{"&amp;", '&'},	{"&lt;", '<'},	     {"&gt;", '>'},
-		     {"&quot;", '"'},	{"&apos;", '\''},    {"&nbsp;", ' '},
-		     {"&times;", 0xd7}, {"&mdash;", 0x2014}, {"&ndash;", 0x2013},
-		     {"&rarr;", 0x2192}, {"&le;", 0x2264},   {"&ge;", 0x2265}};
+	} names[] = { { "&amp;", '&' },	    { "&lt;", '<' },	   { "&gt;", '>' },
+		      { "&quot;", '"' },    { "&apos;", '\'' },	   { "&nbsp;", ' ' },
+		      { "&times;", 0xd7 },  { "&mdash;", 0x2014 }, { "&ndash;", 0x2013 },
+		      { "&rarr;", 0x2192 }, { "&le;", 0x2264 },	   { "&ge;", 0x2265 } };
 	uint32_t cp = 0;
 	if (n > 3 && t[1] == '#')
 		cp = (uint32_t)strtoul(t + 2 + (t[2] == 'x' || t[2] == 'X'), NULL,
@@ -656,30 +639,19 @@ static int mdv_text(MD_TEXTTYPE type, const MD_CHAR *text, MD_SIZE size, void *u
 		return 0;
 	}
 	switch (type) {
-	case MD_TEXT_BR:
-		cells_push(&m->inl, (struct cell){.n = 0});
-		break;
-	case MD_TEXT_SOFTBR:
-		cells_add(&m->inl, " ", 1, mdv_role(m));
-		break;
-	case MD_TEXT_ENTITY:
-		mdv_entity(m, text, size);
-		break;
-	case MD_TEXT_HTML:
-		break;
-	case MD_TEXT_NULLCHAR:
-		cells_add(&m->inl, "\xef\xbf\xbd", 3, mdv_role(m));
-		break;
-	default:
-		cells_add(&m->inl, text, size, mdv_role(m));
-		break;
+	case MD_TEXT_BR: cells_push(&m->inl, (struct cell){ .n = 0 }); break;
+	case MD_TEXT_SOFTBR: cells_add(&m->inl, " ", 1, mdv_role(m)); break;
+	case MD_TEXT_ENTITY: mdv_entity(m, text, size); break;
+	case MD_TEXT_HTML: break;
+	case MD_TEXT_NULLCHAR: cells_add(&m->inl, "\xef\xbf\xbd", 3, mdv_role(m)); break;
+	default: cells_add(&m->inl, text, size, mdv_role(m)); break;
 	}
 	return 0;
 }
 
 int mdview_render(const char *text, size_t len, int width, struct sline_list *out)
 {
-	struct mdv m = {.out = out, .width = width < MDV_MIN_WIDTH ? MDV_MIN_WIDTH : width};
+	struct mdv m = { .out = out, .width = width < MDV_MIN_WIDTH ? MDV_MIN_WIDTH : width };
 	MD_PARSER parser = {
 		.abi_version = 0,
 		.flags = MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_NOHTMLSPANS,

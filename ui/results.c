@@ -127,6 +127,17 @@ static void check_line(struct sline_list *out, enum glyph g, enum ui_role role,
 	}
 }
 
+/* One row of the running checklist: step STEP when step CUR is running. */
+static void step_line(struct sline_list *out, unsigned step, unsigned cur, const char *name)
+{
+	if (step < cur)
+		check_line(out, GLYPH_PASS, ROLE_DIM, ROLE_NORMAL, name, NULL);
+	else if (step == cur)
+		check_line(out, GLYPH_RUNNING, ROLE_RUNNING, ROLE_RUNNING, name, NULL);
+	else
+		check_line(out, GLYPH_PENDING, ROLE_DIM, ROLE_DIM, name, NULL);
+}
+
 /* The checklist of a run in progress: steps before the current one are done, the
  * current one is running, the rest are pending. */
 static void render_running(const struct results_input *in, struct sline_list *out)
@@ -149,25 +160,19 @@ static void render_running(const struct results_input *in, struct sline_list *ou
 	default: cur = 1000; break;
 	}
 	unsigned step = 0;
-#define STEP(name)                                                                         \
-	check_line(out, step < cur ? GLYPH_PASS : step == cur ? GLYPH_RUNNING : GLYPH_PENDING, \
-		   step < cur ? ROLE_DIM : step == cur ? ROLE_RUNNING : ROLE_DIM,             \
-		   step == cur ? ROLE_RUNNING : step < cur ? ROLE_NORMAL : ROLE_DIM, name, NULL); \
-	step++
-	STEP("build");
-	STEP("expected outputs (CPU reference)");
+	step_line(out, step++, cur, "build");
+	step_line(out, step++, cur, "expected outputs (CPU reference)");
 	unsigned k = 0;
 	for (unsigned i = 0; i < spec->datasets_count; i++) {
 		if (run->quick && spec->datasets[i].perf)
 			continue;
-		char *name = xasprintf("correctness: %s (%u of %u)", spec->datasets[i].name, ++k, ndata);
-		STEP(name);
+		char *name =
+			xasprintf("correctness: %s (%u of %u)", spec->datasets[i].name, ++k, ndata);
+		step_line(out, step++, cur, name);
 		free(name);
 	}
-	for (unsigned i = 0; i < spec->checks_count; i++) {
-		STEP("memcheck");
-	}
-#undef STEP
+	for (unsigned i = 0; i < spec->checks_count; i++)
+		step_line(out, step++, cur, "memcheck");
 }
 
 static void fmt_score(char *buf, size_t n, double score, double max)
@@ -193,13 +198,14 @@ static void render_build_diags(const struct results_input *in, struct sline_list
 		if (d->severity == DIAG_NOTE && !d->line)
 			continue;
 		shown++;
-		char *head = d->line ? xasprintf("%s:%u:%u: %s: ", base_name(d->file), d->line, d->col,
-						 diag_severity_name(d->severity))
+		char *head = d->line ? xasprintf("%s:%u:%u: %s: ", base_name(d->file), d->line,
+						 d->col, diag_severity_name(d->severity))
 				     : xasprintf("%s: ", diag_severity_name(d->severity));
 		char *text = xasprintf("%s%s", head, d->message ? d->message : "");
 		wrap_text(out, text, 1, in->width,
-			  d->severity == DIAG_ERROR ? ROLE_FAIL
-			  : d->severity == DIAG_WARNING ? ROLE_WARN : ROLE_DIM);
+			  d->severity == DIAG_ERROR	? ROLE_FAIL
+			  : d->severity == DIAG_WARNING ? ROLE_WARN
+							: ROLE_DIM);
 		free(head);
 		free(text);
 		if (d->line && is_student_file(d->file, in->student_path))
@@ -242,6 +248,12 @@ static void render_report(const struct results_input *in, struct sline_list *out
 	sline_printf(s, ROLE_DIM, " %s", r->backend ? r->backend : "?");
 	if (in->elapsed_ms > 0)
 		sline_printf(s, ROLE_DIM, " %s %.1f s", glyph(GLYPH_SEP), in->elapsed_ms / 1000);
+	if (in->timing) {
+		char t[160];
+		results_run_timing(in->timing, t, sizeof(t));
+		if (*t)
+			sline_list_addf(out, ROLE_DIM, "%s", t);
+	}
 	sline_list_add(out);
 	for (unsigned i = 0; i < r->n_tests; i++) {
 		const struct report_test *t = &r->tests[i];
@@ -257,7 +269,8 @@ static void render_report(const struct results_input *in, struct sline_list *out
 	}
 	render_build_diags(in, out);
 	if (in->report_quick)
-		sline_list_addf(out, ROLE_DIM, "Quick runs skip the large datasets: g (F6) grades in full.");
+		sline_list_addf(out, ROLE_DIM,
+				"Quick runs skip the large datasets: g (F6) grades in full.");
 }
 
 static void render_hints(const struct results_input *in, struct sline_list *out)
@@ -284,11 +297,61 @@ static void render_hints(const struct results_input *in, struct sline_list *out)
 			/* Keep the hint's own roles, but plain text reads as hint text. */
 			for (unsigned sp = 0; sp < md.lines[k].n_spans; sp++) {
 				const struct sline_span *span = &md.lines[k].spans[sp];
-				enum ui_role role = span->role == ROLE_NORMAL ? ROLE_HINT : span->role;
+				enum ui_role role =
+					span->role == ROLE_NORMAL ? ROLE_HINT : span->role;
 				sline_append(h, role, md.lines[k].text + span->start, span->len);
 			}
 		}
 		sline_list_release(&md);
+	}
+}
+
+void results_run_start(struct results_run *run, bool quick)
+{
+	memset(run, 0, sizeof(*run));
+	run->running = true;
+	run->quick = quick;
+	run->stage = GRADE_STAGE_BUILD;
+}
+
+static enum results_phase phase_of(enum grade_stage st)
+{
+	switch (st) {
+	case GRADE_STAGE_BUILD: return PHASE_BUILD;
+	case GRADE_STAGE_REFERENCE: return PHASE_REFERENCE;
+	case GRADE_STAGE_DATASET: return PHASE_RUN;
+	default: return PHASE_CHECKS;
+	}
+}
+
+void results_run_progress(struct results_run *run, const struct grade_progress *p, double at_ms)
+{
+	if (at_ms > run->last_ms)
+		run->phase_ms[phase_of(run->stage)] += at_ms - run->last_ms;
+	run->last_ms = at_ms > run->last_ms ? at_ms : run->last_ms;
+	run->stage = p->stage;
+	run->index = p->index;
+	run->count = p->count;
+	snprintf(run->what, sizeof(run->what), "%s", p->what ? p->what : "");
+	if (p->stage == GRADE_STAGE_DONE)
+		run->running = false;
+}
+
+void results_run_timing(const struct results_run *run, char *buf, unsigned len)
+{
+	static const char *const names[PHASE_COUNT] = { "build", "reference", "run", "checks" };
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < PHASE_COUNT; i++) {
+		if (run->phase_ms[i] < 5) /* shown to 10 ms */
+			continue;
+		/* " · " between entries. */
+		const char *sep = used ? glyph(GLYPH_SEP) : "";
+		int n = snprintf(buf + used, len - used, "%s%s%s%s %.2f s", used ? " " : "", sep,
+				 used ? " " : "", names[i], run->phase_ms[i] / 1000);
+		if (n < 0 || (size_t)n >= len - used)
+			break;
+		used += (size_t)n;
 	}
 }
 
@@ -301,9 +364,10 @@ void results_render(const struct results_input *in, struct sline_list *out)
 		sline_list_add(out);
 		for (unsigned i = 0; i < in->errors->n; i++) {
 			const struct diag *d = &in->errors->items[i];
-			char *text = d->file && d->line ? xasprintf("%s:%u: %s", d->file, d->line, d->message)
-				     : d->file	     ? xasprintf("%s: %s", d->file, d->message)
-						     : xstrdup(d->message);
+			char *text = d->file && d->line
+					     ? xasprintf("%s:%u: %s", d->file, d->line, d->message)
+				     : d->file ? xasprintf("%s: %s", d->file, d->message)
+					       : xstrdup(d->message);
 			wrap_text(out, text, 1, in->width, ROLE_FAIL);
 			free(text);
 		}
@@ -312,8 +376,9 @@ void results_render(const struct results_input *in, struct sline_list *out)
 	} else {
 		sline_list_addf(out, ROLE_H2, "No results yet");
 		sline_list_add(out);
-		wrap_text(out, "Edit the file (e or F2), then press r (F5) for a quick run or g (F6) "
-			       "for a full grade. While this lab is open, every save runs it again.",
+		wrap_text(out,
+			  "Edit the file (e or F2), then press r (F5) for a quick run or g (F6) "
+			  "for a full grade. While this lab is open, every save runs it again.",
 			  1, in->width, ROLE_NORMAL);
 	}
 	render_hints(in, out);

@@ -10,6 +10,9 @@
 #include "grade.h"
 #include "sline.h"
 
+/* Where a run's time goes, from the times of its progress messages. */
+enum results_phase { PHASE_BUILD, PHASE_REFERENCE, PHASE_RUN, PHASE_CHECKS, PHASE_COUNT };
+
 /* A run in progress, as its progress messages tell it. */
 struct results_run {
 	bool running;
@@ -17,7 +20,17 @@ struct results_run {
 	enum grade_stage stage;
 	unsigned index, count;
 	char what[96];
+	double phase_ms[PHASE_COUNT]; /* time spent in each phase so far */
+	double last_ms;               /* time of the latest message */
 };
+
+/* Starts RUN afresh (quick or not) at the build stage. */
+void results_run_start(struct results_run *run, bool quick);
+/* Takes in a progress message sent AT_MS after the run started: the time since the
+ * previous message goes to the phase that was running. GRADE_STAGE_DONE ends the run. */
+void results_run_progress(struct results_run *run, const struct grade_progress *p, double at_ms);
+/* "build 2.1 s · reference 0.1 s · run 0.9 s · checks 0.4 s", the phases that took time. */
+void results_run_timing(const struct results_run *run, char *buf, unsigned len);
 
 struct results_input {
 	const struct lab_spec *spec;
@@ -26,6 +39,7 @@ struct results_input {
 	const struct report *report;      /* latest report, or NULL */
 	bool report_quick;                /* it came from a quick run */
 	double elapsed_ms;                /* how long it took; 0 = unknown */
+	const struct results_run *timing; /* the finished run's phases, or NULL */
 	const struct diag_list *errors;   /* why the latest run could not grade, or NULL */
 	unsigned hints;                   /* hints revealed */
 	int width;

@@ -74,8 +74,7 @@ void state_record(struct lab_state *l, double score, double max_score, bool pass
 	l->runs++;
 	/* Quick runs skip the large datasets, so only a full grade can set the best. */
 	if (!quick && (l->best_max == 0 || score / (max_score ? max_score : 1) >
-						     l->best / (l->best_max ? l->best_max : 1)))
-	{
+						   l->best / (l->best_max ? l->best_max : 1))) {
 		l->best = score;
 		l->best_max = max_score;
 	}
@@ -113,7 +112,8 @@ int state_load(struct ui_state *s, const char *path)
 	json_t *labs = json_object_get(root, "labs");
 	const char *id;
 	json_t *v;
-	json_object_foreach(labs, id, v) {
+	json_object_foreach(labs, id, v)
+	{
 		if (!json_is_object(v))
 			continue;
 		struct lab_state *l = state_lab(s, id);
@@ -139,8 +139,9 @@ static json_t *state_json(const struct ui_state *s)
 				    json_pack("{s:s, s:f, s:f, s:f, s:f, s:b, s:i, s:i}", "status",
 					      state_status_name(l->status), "best_score", l->best,
 					      "best_max_score", l->best_max, "last_score", l->last,
-					      "last_max_score", l->last_max, "last_quick", l->last_quick,
-					      "runs", (int)l->runs, "hints", (int)l->hints));
+					      "last_max_score", l->last_max, "last_quick",
+					      l->last_quick, "runs", (int)l->runs, "hints",
+					      (int)l->hints));
 	}
 	json_t *root = json_pack("{s:i, s:o}", "version", STATE_VERSION, "labs", labs);
 	if (s->selected)

@@ -12,6 +12,7 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,7 +114,7 @@ static void app_run(struct app *a, bool quick)
 		return;
 	}
 	a->job_lab = spec;
-	a->run = (struct results_run){.running = true, .quick = quick, .stage = GRADE_STAGE_BUILD};
+	results_run_start(&a->run, quick);
 	lab_panel_show_results(a->lab_panel);
 	app_status(a, ROLE_RUNNING, "%s %s", quick ? "Quick run of" : "Grading", spec->id);
 }
@@ -122,10 +123,9 @@ static void app_run(struct app *a, bool quick)
 static void app_progress(struct app *a, const struct job_event *ev)
 {
 	const struct grade_progress *p = &ev->progress;
-	a->run.stage = p->stage;
-	a->run.index = p->index;
-	a->run.count = p->count;
-	snprintf(a->run.what, sizeof(a->run.what), "%s", p->what ? p->what : "");
+	results_run_progress(&a->run, p, ev->at_ms);
+	if (p->stage == GRADE_STAGE_DONE)
+		a->run.running = true; /* until the result itself arrives */
 	switch (p->stage) {
 	case GRADE_STAGE_BUILD:
 		app_status(a, ROLE_RUNNING, "Building %s with nvcc", p->what ? p->what : "");
@@ -140,8 +140,7 @@ static void app_progress(struct app *a, const struct job_event *ev)
 	case GRADE_STAGE_CHECK:
 		app_status(a, ROLE_RUNNING, "Checking: %s", p->what ? p->what : "");
 		break;
-	case GRADE_STAGE_DONE:
-		break;
+	case GRADE_STAGE_DONE: break;
 	}
 }
 
@@ -149,7 +148,14 @@ static void app_progress(struct app *a, const struct job_event *ev)
 static void app_done(struct app *a, struct job_event *ev)
 {
 	const struct lab_spec *spec = a->job_lab;
-	a->run.running = false;
+	struct grade_progress done = { .stage = GRADE_STAGE_DONE };
+	results_run_progress(&a->run, &done, ev->at_ms);
+	a->timing = a->run;
+	char t[160];
+	results_run_timing(&a->run, t, sizeof(t));
+	/* stderr is tui.log while the screen is up: a record for bench/ui_feedback.sh. */
+	fprintf(stderr, "pmpplab: %s %s: %.0f ms: %s\n", spec->id,
+		ev->quick ? "quick run" : "grade", ev->elapsed_ms, t);
 	report_free(a->report);
 	diag_list_release(&a->errors);
 	a->report = ev->report;
@@ -164,8 +170,8 @@ static void app_done(struct app *a, struct job_event *ev)
 		state_record(app_lab_state(a, spec), report_score(ev->report),
 			     report_max_score(ev->report), passed, ev->quick);
 		app_save_state(a);
-		app_status(a, passed ? ROLE_PASS : ROLE_FAIL, "%s %s: %g/%g in %.2f s%s",
-			   spec->id, passed ? "passed" : "failed", report_score(ev->report),
+		app_status(a, passed ? ROLE_PASS : ROLE_FAIL, "%s %s: %g/%g in %.2f s%s", spec->id,
+			   passed ? "passed" : "failed", report_score(ev->report),
 			   report_max_score(ev->report), ev->elapsed_ms / 1000,
 			   passed && ev->quick ? "; g grades in full" : "");
 	}
@@ -220,8 +226,9 @@ static void app_hint(struct app *a)
 		return;
 	struct lab_state *st = app_lab_state(a, a->open);
 	if (st->hints >= a->open->hints_count) {
-		app_status(a, ROLE_STATUS, "%s", a->open->hints_count ? "Every hint is shown."
-								       : "This lab has no hints.");
+		app_status(a, ROLE_STATUS, "%s",
+			   a->open->hints_count ? "Every hint is shown."
+						: "This lab has no hints.");
 		return;
 	}
 	st->hints++;
@@ -248,6 +255,16 @@ static void app_reset(struct app *a)
 
 /* ---- drawing ---- */
 
+/* The panel of the current view: the one drawn, and the first to see keys. */
+static struct panel *tui_focused(struct app *a)
+{
+	switch (a->view) {
+	case VIEW_HELP: return a->help_panel;
+	case VIEW_LAB: return a->lab_panel;
+	default: return a->list_panel;
+	}
+}
+
 static void tui_draw_title(struct app *a)
 {
 	const struct rect *r = &a->layout.title;
@@ -256,7 +273,7 @@ static void tui_draw_title(struct app *a)
 	if (a->view == VIEW_HELP) {
 		draw_text(r->y, x + 1, r->w - x - 2, ROLE_TITLE, "help");
 	} else if (a->open) {
-		char *t = xasprintf("%s %s %s (chapter %u)", glyph(GLYPH_SEP), a->open->id,
+		char *t = xasprintf("%s %s: %s (chapter %u)", glyph(GLYPH_SEP), a->open->id,
 				    a->open->title ? a->open->title : "", a->open->chapter);
 		draw_text(r->y, x + 1, r->w - x - 2, ROLE_TITLE, t);
 		free(t);
@@ -279,7 +296,7 @@ static void tui_draw_status(struct app *a)
 	draw_fill(r, ROLE_NORMAL);
 	int x = 1;
 	if (job_busy(a->job)) {
-		char s[2] = {spinner[a->spin % 4], 0};
+		char s[2] = { spinner[a->spin % 4], 0 };
 		x += draw_text(r->y, x, 2, ROLE_RUNNING, s) + 1;
 	}
 	if (a->confirm_reset) {
@@ -316,16 +333,14 @@ static void tui_draw(struct app *a)
 	const struct layout *l = &a->layout;
 	if (l->too_small) {
 		char msg[96];
-		snprintf(msg, sizeof(msg), "Terminal too small: %dx%d; pmpplab needs %dx%d.", l->cols,
-			 l->rows, LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+		snprintf(msg, sizeof(msg), "Terminal too small: %dx%d; pmpplab needs %dx%d.",
+			 l->cols, l->rows, LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
 		draw_text(l->rows / 2, 0, l->cols, ROLE_WARN, msg);
 		refresh();
 		return;
 	}
 	tui_draw_title(a);
-	struct panel *p = a->view == VIEW_HELP ? a->help_panel
-			  : a->view == VIEW_LAB ? a->lab_panel
-						: a->list_panel;
+	struct panel *p = tui_focused(a);
 	p->cls->draw(p);
 	tui_draw_status(a);
 	tui_draw_keybar(a);
@@ -383,8 +398,7 @@ static unsigned tui_global(void *ctx, enum ui_action action, int key)
 	struct tui_ctx *t = ctx;
 	struct app *a = t->app;
 	switch (action) {
-	case ACT_QUIT:
-		return ACTION_HANDLED | ACTION_QUIT;
+	case ACT_QUIT: return ACTION_HANDLED | ACTION_QUIT;
 	case ACT_HELP:
 		if (a->view != VIEW_HELP) {
 			a->help_return = a->view;
@@ -399,27 +413,14 @@ static unsigned tui_global(void *ctx, enum ui_action action, int key)
 		else if (a->view == VIEW_LAB)
 			app_close_lab(a);
 		break;
-	case ACT_EDIT:
-		app_edit(a, t->tty_stderr);
-		break;
+	case ACT_EDIT: app_edit(a, t->tty_stderr); break;
 	case ACT_RUN:
-	case ACT_GRADE:
-		app_run(a, action == ACT_RUN);
-		break;
-	case ACT_HINT:
-		app_hint(a);
-		break;
-	case ACT_RESET:
-		a->confirm_reset = true;
-		break;
-	case ACT_REDRAW:
-		clearok(curscr, TRUE);
-		break;
-	case ACT_RESIZE:
-		tui_resize(a);
-		break;
-	default:
-		return 0;
+	case ACT_GRADE: app_run(a, action == ACT_RUN); break;
+	case ACT_HINT: app_hint(a); break;
+	case ACT_RESET: a->confirm_reset = true; break;
+	case ACT_REDRAW: clearok(curscr, TRUE); break;
+	case ACT_RESIZE: tui_resize(a); break;
+	default: return 0;
 	}
 	return ACTION_HANDLED | ACTION_REDRAW;
 }
@@ -442,15 +443,38 @@ static unsigned tui_key(struct tui_ctx *t, int ch)
 			app_status(a, ROLE_STATUS, "Reset cancelled.");
 		return ACTION_REDRAW;
 	}
-	struct panel *p = a->view == VIEW_HELP ? a->help_panel
-			  : a->view == VIEW_LAB ? a->lab_panel
-						: a->list_panel;
+	struct panel *p = tui_focused(a);
 	if (a->layout.too_small)
 		p = NULL; /* nothing is shown to act on; quit and resize still work */
 	return keymap_dispatch(key, a->view, p ? tui_panel_key : NULL, p, tui_global, t);
 }
 
 /* ---- setup and the loop ---- */
+
+/* SIGINT, SIGTERM and SIGHUP end pmpplab cleanly: the handler only writes a byte to a
+ * pipe that the loop polls, and the loop restores the terminal and saves the state. */
+static int tui_signal_pipe[2] = { -1, -1 };
+
+static void tui_on_signal(int sig)
+{
+	int saved = errno;
+	unsigned char b = (unsigned char)sig;
+	if (write(tui_signal_pipe[1], &b, 1) < 0) {
+		/* the pipe is full: a quit is already pending */
+	}
+	errno = saved;
+}
+
+static void tui_catch_signals(void)
+{
+	if (pipe2(tui_signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
+		return;
+	struct sigaction sa = { .sa_handler = tui_on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
 
 static int tui_load(struct app *a, const char *ws, const char *labs_dir)
 {
@@ -466,12 +490,19 @@ static int tui_load(struct app *a, const char *ws, const char *labs_dir)
 	}
 	char *dot = xasprintf("%s/.pmpplab", ws);
 	struct stat st;
-	if (stat(dot, &st) != 0 && workspace_init(ws, &a->labs, &d) < 0) {
-		fprintf(stderr, "pmpplab: cannot make the workspace %s\n", ws);
-		diag_print(stderr, &d);
-		free(dot);
-		diag_list_release(&d);
-		return -1;
+	bool fresh = stat(dot, &st) != 0;
+	/* Also on an existing workspace: labs added since it was made get their folders
+	 * (workspace_init keeps every file that exists). */
+	if (workspace_init(ws, &a->labs, &d) < 0) {
+		if (fresh) {
+			fprintf(stderr, "pmpplab: cannot make the workspace %s\n", ws);
+			diag_print(stderr, &d);
+			free(dot);
+			diag_list_release(&d);
+			return -1;
+		}
+		app_status(a, ROLE_WARN, "Some lab folders could not be made: %s",
+			   d.n ? d.items[0].message : "see pmpplab init");
 	}
 	diag_list_release(&d);
 	a->ws = realpath(ws, NULL);
@@ -537,7 +568,7 @@ static void tui_handle_job(struct app *a, bool *redraw)
 
 static int tui_loop(struct app *a, int tty_stderr)
 {
-	struct tui_ctx t = {a, tty_stderr};
+	struct tui_ctx t = { a, tty_stderr };
 	bool redraw = true;
 	for (;;) {
 		if (redraw)
@@ -547,11 +578,15 @@ static int tui_loop(struct app *a, int tty_stderr)
 		int timeout = a->watch ? watch_timeout(a->watch, now) : -1;
 		if (job_busy(a->job) && (timeout < 0 || timeout > 120))
 			timeout = 120; /* the spinner */
-		struct pollfd fds[3] = {{STDIN_FILENO, POLLIN, 0}, {job_fd(a->job), POLLIN, 0},
-					{a->watch ? watch_fd(a->watch) : -1, POLLIN, 0}};
-		int n = poll(fds, 3, timeout);
+		struct pollfd fds[4] = { { STDIN_FILENO, POLLIN, 0 },
+					 { job_fd(a->job), POLLIN, 0 },
+					 { a->watch ? watch_fd(a->watch) : -1, POLLIN, 0 },
+					 { tui_signal_pipe[0], POLLIN, 0 } };
+		int n = poll(fds, 4, timeout);
 		if (n < 0 && errno != EINTR)
 			return 2;
+		if (fds[3].revents & POLLIN)
+			return 0;
 		if (fds[1].revents & POLLIN)
 			tui_handle_job(a, &redraw);
 		now = watch_now_ms();
@@ -579,7 +614,7 @@ static int tui_loop(struct app *a, int tty_stderr)
 
 int tui_run(const char *ws, const char *labs_dir, enum backend_kind backend)
 {
-	struct app a = {.backend = backend, .view = VIEW_LIST};
+	struct app a = { .backend = backend, .view = VIEW_LIST };
 	diag_list_init(&a.errors);
 	setlocale(LC_ALL, "");
 	a.ascii = glyph_detect_ascii(nl_langinfo(CODESET), getenv("TERM"), getenv("PMPPLAB_ASCII"));
@@ -601,6 +636,7 @@ int tui_run(const char *ws, const char *labs_dir, enum backend_kind backend)
 	a.lab_panel = lab_panel_new(&a);
 	a.help_panel = help_panel_new(&a);
 	int tty_stderr = tui_redirect_stderr(&a);
+	tui_catch_signals(); /* before initscr, so curses keeps its hands off them */
 	tui_screen_init(&a);
 	tui_resize(&a);
 	int rc = tui_loop(&a, tty_stderr);

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define WATCH_DEBOUNCE_MS 150
+#define WATCH_DEBOUNCE_MS 100
 
 struct watch;
 

@@ -19,6 +19,7 @@ _Static_assert(cudaMemcpyDefault == 4, "cudaMemcpyKind");
 _Static_assert(cudaMemoryTypeManaged == 3, "cudaMemoryType");
 _Static_assert(cudaHostAllocMapped == 0x02 && cudaEventDisableTiming == 0x02, "flags");
 _Static_assert(sizeof(dim3) == 12, "dim3");
+_Static_assert(sizeof(struct cudaMemLocation) == 8, "cudaMemLocation");
 
 #define OFFSET(type, name, dims) out[n++] = offsetof(struct cudaDeviceProp, name);
 size_t abi_cuda_devprop(size_t *out, size_t *size)

@@ -209,8 +209,8 @@ static void test_registration(void **state)
 	assert_int_equal(rt_registry_resolve(g), cudaErrorInvalidDeviceFunction);
 	/* a host pointer that is no kernel */
 	assert_int_equal(cudaLaunchKernel((const void *)&w, d3(1, 1, 1), d3(1, 1, 1), NULL, 0, 0),
-			 cudaErrorInvalidDeviceFunction);
-	assert_int_equal(cudaGetLastError(), cudaErrorInvalidDeviceFunction);
+			 cudaErrorInvalidResourceHandle);
+	assert_int_equal(cudaGetLastError(), cudaErrorInvalidResourceHandle);
 	/* a bad configuration is refused before anything runs */
 	assert_int_equal(cudaLaunchKernel((const void *)(uintptr_t)host_stub, d3(1, 1, 1),
 					  d3(2048, 1, 1), NULL, 0, 0),

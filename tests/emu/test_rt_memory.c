@@ -220,6 +220,55 @@ static void test_hostderef_message(void **state)
 	assert_non_null(strstr(msg, "inside a 4000-byte cudaMalloc allocation that was already freed"));
 }
 
+static void host_fn(void *data)
+{
+	++*(int *)data;
+}
+
+static void stream_cb(cudaStream_t s, cudaError_t status, void *data)
+{
+	(void)s;
+	*(int *)data += status == cudaSuccess ? 10 : 1000;
+}
+
+static void test_async_and_hints(void **state)
+{
+	(void)state;
+	cudaStream_t s;
+	assert_int_equal(cudaStreamCreateWithFlags(&s, 1), cudaSuccess);
+	unsigned flags = 7;
+	assert_int_equal(cudaStreamGetFlags(s, &flags), cudaSuccess);
+	assert_int_equal(flags, 1);
+	char *d = NULL;
+	assert_int_equal(cudaMallocAsync((void **)&d, 64 * 8, s), cudaSuccess);
+	assert_int_equal(cudaMemset2D(d, 64, 7, 60, 8), cudaSuccess);
+	assert_int_equal(cudaMemset2D(d, 64, 7, 65, 8), cudaErrorInvalidPitchValue);
+	assert_int_equal(cudaMemset2D(d, 64, 7, 64, 9), cudaErrorInvalidValue); /* row 9 is past the end */
+	char row[64];
+	assert_int_equal(cudaMemcpy(row, d + 7 * 64, 64, cudaMemcpyDeviceToHost), cudaSuccess);
+	assert_int_equal(row[59], 7);
+	assert_int_equal(row[60], 0);
+	assert_int_equal(cudaFreeAsync(d, s), cudaSuccess);
+	int calls = 0;
+	assert_int_equal(cudaLaunchHostFunc(s, host_fn, &calls), cudaSuccess);
+	assert_int_equal(cudaStreamAddCallback(s, stream_cb, &calls, 0), cudaSuccess);
+	assert_int_equal(calls, 11);
+	char buf[128];
+	assert_int_equal(cudaHostRegister(buf, sizeof buf, 0), cudaSuccess);
+	assert_int_equal(cudaHostRegister(buf, sizeof buf, 0), cudaErrorHostMemoryAlreadyRegistered);
+	assert_int_equal(cudaHostUnregister(buf), cudaSuccess);
+	assert_int_equal(cudaHostUnregister(buf), cudaErrorHostMemoryNotRegistered);
+	int *m = NULL;
+	assert_int_equal(cudaMallocManaged((void **)&m, 256, cudaMemAttachGlobal), cudaSuccess);
+	struct cudaMemLocation loc = {1, 0};
+	assert_int_equal(cudaMemPrefetchAsync(m, 256, loc, 0, s), cudaSuccess);
+	assert_int_equal(cudaMemAdvise(m, 256, 1, loc), cudaSuccess);
+	assert_int_equal(cudaMemPrefetchAsync(buf, 16, loc, 0, s), cudaErrorInvalidValue);
+	assert_int_equal(cudaFree(m), cudaSuccess);
+	assert_int_equal(cudaStreamDestroy(s), cudaSuccess);
+	cudaGetLastError();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +281,7 @@ int main(void)
 		cmocka_unit_test_setup(test_events_and_streams, reset),
 		cmocka_unit_test_setup(test_device_properties, reset),
 		cmocka_unit_test_setup(test_hostderef_message, reset),
+		cmocka_unit_test_setup(test_async_and_hints, reset),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

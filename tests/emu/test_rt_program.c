@@ -3,6 +3,8 @@
  * compared exactly), its exit status or fatal signal, text its stderr must contain, and
  * events it must have written to $PMPPLAB_EVENTS.
  *
+ * PTX "-" runs the program without $PMPPLAB_EMU_PTX (its embedded PTX is used).
+ *
  * usage: test_rt_program PROG PTX [--stdout FILE] [--exit N] [--signal N]
  *                                 [--stderr TEXT]... [--event TEXT]...
  */
@@ -64,7 +66,10 @@ static int run_program(const char *dir)
 			_exit(126);
 		dup2(fo, 1);
 		dup2(fe, 2);
-		setenv("PMPPLAB_EMU_PTX", want.ptx, 1);
+		if (strcmp(want.ptx, "-") != 0)
+			setenv("PMPPLAB_EMU_PTX", want.ptx, 1);
+		else
+			unsetenv("PMPPLAB_EMU_PTX"); /* the PTX embedded in the program */
 		setenv("PMPPLAB_EVENTS", ev, 1);
 		execl(want.prog, want.prog, (char *)NULL);
 		_exit(127);

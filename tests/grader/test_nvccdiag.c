@@ -3,7 +3,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -69,11 +72,34 @@ static void test_gcc_ptxas_ld(void **state)
 	diag_list_release(&d);
 }
 
+/* EDG prints the preprocessed line; the column must point into the real one. */
+static void test_column_after_macro(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/pmpplab-nvccdiag-XXXXXX";
+	int fd = mkstemp(path);
+	const char src[] = "__global__ void k(int *o) { o[0] = nope; }\n";
+	assert_true(write(fd, src, sizeof(src) - 1) == (ssize_t)(sizeof(src) - 1));
+	close(fd);
+	char text[1024];
+	snprintf(text, sizeof(text),
+		 "%s(1): error: identifier \"nope\" is undefined\n"
+		 "  __attribute__((global)) void k(int *o) { o[0] = nope; }\n"
+		 "                                                  ^\n\n", path);
+	struct diag_list d;
+	diag_list_init(&d);
+	assert_int_equal(nvccdiag_parse(text, &d), 1);
+	assert_int_equal(d.items[0].col, 36);
+	diag_list_release(&d);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_edg),
 		cmocka_unit_test(test_gcc_ptxas_ld),
+		cmocka_unit_test(test_column_after_macro),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,7 +8,8 @@
 # usage: e2e_tmux.sh PMPPLAB SOURCE_ROOT
 # Exits 77 (skipped) without tmux, with PMPPLAB_SKIP_E2E set, or when this build cannot
 # grade on the emulator at all (pmpplab --grade exits 2: no nvcc, no emulator runtime).
-# With E2E_SCREENS=DIR it keeps every captured screen in DIR; E2E_BACKEND=gpu runs the
+# With E2E_SCREENS=DIR it keeps every captured screen in DIR; E2E_UPDATE=1 saves the
+# help screen as the new reference in tests/ui/screens/; E2E_BACKEND=gpu runs the
 # same loop on a GPU machine.
 set -u
 
@@ -52,9 +53,10 @@ fail() {
 	exit 1
 }
 
-# Can this build grade at all on the emulator? The solution must pass; a configuration
-# error (exit 2) means the emulator or nvcc is missing here, which is a skip.
-"$PMPPLAB" --labs "$SRC/labs" --grade "$LAB" --backend "$BACKEND" \
+# Can this build grade at all on the emulator? The solution must pass a quick run (the
+# only kind this test makes); a configuration error (exit 2) means the emulator or nvcc
+# is missing here, which is a skip.
+"$PMPPLAB" --labs "$SRC/labs" --grade "$LAB" --quick --backend "$BACKEND" \
 	--submission "$SRC/kernels/$LAB/solution.cu" >"$WORK/probe.txt" 2>&1
 case $? in
 0) ;;
@@ -89,6 +91,19 @@ wait_for() {
 	fail "waited $1 s for /$2/ on the screen"
 }
 
+# quit_and_check: q ends pmpplab, with exit status 0.
+quit_and_check() {
+	tm send-keys -t e2e q
+	local deadline=$((SECONDS + 10)) status=
+	# tmux sees the pty close before it reaps the process: wait for the exit status.
+	while [ -z "$status" ]; do
+		[ $SECONDS -lt $deadline ] || fail "pmpplab did not quit on q"
+		sleep 0.2
+		status=$(tm display-message -p -t e2e '#{?pane_dead,#{pane_dead_status}#{pane_dead_signal},}')
+	done
+	[ "$status" = 0 ] || fail "pmpplab ended with status/signal '$status'"
+}
+
 tm -f /dev/null new-session -d -s e2e -x 160 -y 48 \
 	"cd '$WORK/ws' && LANG=C.UTF-8 LC_ALL=C.UTF-8 EDITOR=true '$PMPPLAB' --labs '$SRC/labs' --backend $BACKEND"
 tm set-option -t e2e remain-on-exit on >/dev/null
@@ -97,6 +112,19 @@ tm set-option -t e2e remain-on-exit on >/dev/null
 wait_for 10 "$LAB .*not started"
 capture list-160x48 >/dev/null
 grep -q "F10Quit" "$SCREENS/list-160x48.txt" || fail "no key bar on the list"
+
+# 1b. The help screen, compared with the saved one (tmux regress/ style); E2E_UPDATE=1
+#     saves the current screen instead, after a change meant to alter it.
+tm send-keys -t e2e '?'
+wait_for 5 "The loop"
+capture help-160x48 >/dev/null
+GOLDEN="$SRC/tests/ui/screens/help-160x48.txt"
+if [ -n "${E2E_UPDATE:-}" ]; then
+	cp "$SCREENS/help-160x48.txt" "$GOLDEN"
+fi
+diff -u "$GOLDEN" "$SCREENS/help-160x48.txt" || fail "the help screen differs from $GOLDEN"
+tm send-keys -t e2e Escape
+wait_for 5 "$LAB .*not started"
 
 # 2. Open lab 01: the reading and the empty results, side by side at 160 columns.
 tm send-keys -t e2e Enter
@@ -132,13 +160,19 @@ capture lab-80x24 >/dev/null
 tm send-keys -t e2e Escape
 wait_for 10 "$LAB +[0-9]+ +Vector addition +(✔|\\+) passed"
 capture list-80x24 >/dev/null
-tm send-keys -t e2e q
-deadline=$((SECONDS + 10))
-while [ "$(tm display-message -p -t e2e '#{pane_dead}' 2>/dev/null)" != 1 ]; do
-	[ $SECONDS -lt $deadline ] || fail "pmpplab did not quit on q"
-	sleep 0.2
-done
-status=$(tm display-message -p -t e2e '#{pane_dead_status}')
-[ "$status" = 0 ] || fail "pmpplab exited with status $status"
+quit_and_check
 
-echo "ok: list, open, run (failed), fix, watch (passed), 80x24, back, quit"
+# 7. Again without colour, on a vt100, in an ASCII-only locale: the same list, drawn in
+#    ASCII only, and the progress kept from the first session.
+tm kill-session -t e2e
+tm -f /dev/null new-session -d -s e2e -x 80 -y 24 \
+	"cd '$WORK/ws' && LANG=C LC_ALL=C NO_COLOR=1 TERM=vt100 '$PMPPLAB' --labs '$SRC/labs' --backend $BACKEND"
+tm set-option -t e2e remain-on-exit on >/dev/null
+wait_for 10 "$LAB +[0-9]+ +Vector addition +\\+ passed"
+capture list-ascii >/dev/null
+if LC_ALL=C grep -q '[^ -~]' "$SCREENS/list-ascii.txt"; then
+	fail "non-ASCII characters on the screen in an ASCII locale"
+fi
+quit_and_check
+
+echo "ok: list, open, run (failed), fix, watch (passed), 80x24, back, quit, ASCII/mono"

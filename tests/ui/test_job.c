@@ -74,8 +74,10 @@ static void test_events_in_order(void **state)
 	assert_int_equal(ev.progress.index, 0);
 	assert_int_equal(ev.progress.count, 2);
 	assert_string_equal(ev.progress.what, "small");
+	double before = ev.at_ms;
 	assert_int_equal(next_event(j, &ev), 1);
 	assert_string_equal(ev.progress.what, "odd");
+	assert_true(ev.at_ms >= before); /* stamped on the grading thread, in order */
 	assert_int_equal(next_event(j, &ev), 1);
 	assert_int_equal(ev.progress.stage, GRADE_STAGE_DONE);
 	assert_null(ev.progress.what);
@@ -87,7 +89,7 @@ static void test_events_in_order(void **state)
 	assert_int_equal(ev.report->n_tests, 2);
 	assert_string_equal(ev.report->submission, "/ws/01/vecadd.cu");
 	assert_false(ev.quick);
-	assert_true(ev.elapsed_ms >= 0);
+	assert_true(ev.elapsed_ms >= ev.at_ms - 0.001 && ev.at_ms >= before);
 	assert_false(job_busy(j));
 	report_free(ev.report);
 	diag_list_release(&ev.diags);

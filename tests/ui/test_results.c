@@ -194,6 +194,43 @@ static void test_config_error(void **state)
 	diag_list_release(&d);
 }
 
+/* Time between progress messages goes to the phase that was running. */
+static void test_phase_timing(void **state)
+{
+	(void)state;
+	struct results_run run;
+	results_run_start(&run, true);
+	struct grade_progress p = {GRADE_STAGE_BUILD, 0, 1, "vecadd.cu"};
+	results_run_progress(&run, &p, 5);          /* 5 ms of setup count as build */
+	p = (struct grade_progress){GRADE_STAGE_REFERENCE, 0, 1, NULL};
+	results_run_progress(&run, &p, 2105);       /* nvcc: 2.1 s */
+	p = (struct grade_progress){GRADE_STAGE_DATASET, 0, 2, "tiny"};
+	results_run_progress(&run, &p, 2155);
+	p = (struct grade_progress){GRADE_STAGE_DATASET, 1, 2, "odd"};
+	results_run_progress(&run, &p, 2455);
+	p = (struct grade_progress){GRADE_STAGE_CHECK, 0, 1, "memcheck"};
+	results_run_progress(&run, &p, 2955);
+	assert_true(run.running);
+	p = (struct grade_progress){GRADE_STAGE_DONE, 0, 0, NULL};
+	results_run_progress(&run, &p, 3355);
+	assert_false(run.running);
+	assert_true(run.phase_ms[PHASE_BUILD] == 2105);
+	assert_true(run.phase_ms[PHASE_REFERENCE] == 50);
+	assert_true(run.phase_ms[PHASE_RUN] == 800);
+	assert_true(run.phase_ms[PHASE_CHECKS] == 400);
+	char buf[160];
+	results_run_timing(&run, buf, sizeof(buf));
+	assert_string_equal(buf, "build 2.10 s | reference 0.05 s | run 0.80 s | checks 0.40 s");
+	/* Shown under the verdict of the report it belongs to. */
+	struct report *r = report_new("01-vecadd", student, "emu", 1);
+	report_add(r, "build", 0, true, NULL);
+	struct results_input in = {.spec = &spec, .student_path = student, .report = r,
+				   .timing = &run, .width = 80};
+	render(&in);
+	assert_int_equal(find("build 2.10 s"), 1);
+	report_free(r);
+}
+
 int main(void)
 {
 	setlocale(LC_ALL, "C.UTF-8");
@@ -203,6 +240,7 @@ int main(void)
 		cmocka_unit_test(test_failed_dataset_and_runtime_line),
 		cmocka_unit_test(test_hints_one_at_a_time),
 		cmocka_unit_test(test_config_error),
+		cmocka_unit_test(test_phase_timing),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

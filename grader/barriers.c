@@ -1,0 +1,505 @@
+/* barriers: see barriers.h. */
+#include "barriers.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "datagen.h"
+#include "fsutil.h"
+#include "harness/pl_io.h"
+#include "paths.h"
+#include "runner.h"
+#include "uniformity.h"
+
+/* The PMPP ideas, one per kind of finding. */
+static const char idea_raw[] =
+	"A __syncthreads() between the phase that writes shared memory and the phase that reads "
+	"it makes every write visible before any thread reads: in a tiled kernel the first "
+	"barrier of a phase waits until the whole tile is loaded (PMPP ch. 5).";
+static const char idea_war[] =
+	"The second __syncthreads() of a phase keeps the tile from being overwritten while "
+	"neighbours still read it; in-place updates need a temporary and a barrier between the "
+	"read and the write (Kogge-Stone scan, PMPP ch. 11).";
+static const char idea_waw[] =
+	"Threads that update the same shared element need an atomic operation (atomicAdd on "
+	"privatised histogram bins, PMPP ch. 9) or a barrier between the writes.";
+static const char idea_warp[] =
+	"The lanes of a warp do not run in lockstep (independent thread scheduling since "
+	"Volta): warp-synchronous code needs __syncwarp() between dependent steps, or shuffles "
+	"(PMPP ch. 10).";
+static const char idea_uninit[] =
+	"Shared memory starts undefined in every block: each element must be written, and a "
+	"__syncthreads() passed, before any thread reads it (zero the private bins first, "
+	"PMPP ch. 9).";
+static const char idea_diverge[] =
+	"__syncthreads() must be reached by every thread of the block or by none: keep it out "
+	"of conditions on threadIdx and out of code after an early return, and guard the loads "
+	"and stores instead (PMPP ch. 4 and 5).";
+static const char idea_few[] =
+	"Each phase of a tiled or strided algorithm needs its barriers: one after the tile is "
+	"loaded, one before it is overwritten, one per reduction or scan step (PMPP ch. 5, 10, "
+	"11).";
+
+void barriers_findings_release(struct barriers_findings *fs)
+{
+	free(fs->items);
+	fs->items = NULL;
+	fs->n = fs->cap = 0;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = p ? strrchr(p, '/') : NULL;
+	return s ? s + 1 : p ? p : "";
+}
+
+/* Adds f unless an equal finding (kind, both positions) is there. Returns 1 if added. */
+static unsigned add(struct barriers_findings *fs, const struct barriers_finding *f)
+{
+	for (unsigned i = 0; i < fs->n; i++) {
+		const struct barriers_finding *g = &fs->items[i];
+		if (!strcmp(g->kind, f->kind) && g->line == f->line && g->other_line == f->other_line &&
+		    g->intra_warp == f->intra_warp && !strcmp(g->file, f->file))
+			return 0;
+	}
+	if (fs->n == fs->cap) {
+		unsigned cap = fs->cap ? fs->cap * 2 : 8;
+		struct barriers_finding *n = realloc(fs->items, cap * sizeof(*n));
+		if (!n)
+			return 0;
+		fs->items = n;
+		fs->cap = cap;
+	}
+	fs->items[fs->n++] = *f;
+	return 1;
+}
+
+static void set_msg(struct barriers_finding *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void set_msg(struct barriers_finding *f, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(f->message, sizeof f->message, fmt, ap);
+	va_end(ap);
+}
+
+/* The plain name of a kernel from its mangled PTX name (_Z6matmulPfS_ -> matmul). */
+static void plain_name(const char *mangled, char *out, size_t len)
+{
+	if (strncmp(mangled, "_Z", 2) == 0) {
+		char *end;
+		unsigned long n = strtoul(mangled + 2, &end, 10);
+		if (end != mangled + 2 && n && strlen(end) >= n) {
+			snprintf(out, len, "%.*s", (int)n, end);
+			return;
+		}
+	}
+	snprintf(out, len, "%s", mangled);
+}
+
+/* ---- static ---------------------------------------------------------------------- */
+
+static void static_divergent(const struct uniformity_kernel *k, const struct uniformity_barrier *b,
+			     struct barriers_findings *out)
+{
+	struct barriers_finding f = { .severity = BARRIERS_ERROR, .idea = idea_diverge };
+	char name[128];
+	plain_name(k->name, name, sizeof name);
+	snprintf(f.kind, sizeof f.kind, "divergent-barrier");
+	snprintf(f.source, sizeof f.source, "static");
+	snprintf(f.file, sizeof f.file, "%s", base_name(b->file));
+	f.line = b->line;
+	snprintf(f.other_file, sizeof f.other_file, "%s", base_name(b->cond_file));
+	f.other_line = b->cond_line;
+	const char *src = uniformity_source_name(b->cond_sources);
+	if (b->cond_pc == b->pc)
+		set_msg(&f, "the %s in kernel %s only runs for the threads whose predicate, which "
+			"depends on %s, is true", b->kind == UNI_BAR_RED ? "__syncthreads_count/and/or"
+			: "__syncthreads()", name, src);
+	else
+		set_msg(&f, "the __syncthreads() in kernel %s is under the condition at line %u, "
+			"which depends on %s: threads for which it goes the other way%s never reach "
+			"this barrier", name, b->cond_line, src,
+			b->cond_exits ? " (and leave the kernel)" : "");
+	add(out, &f);
+}
+
+int barriers_static(const char *ptx_path, const char *kernel, unsigned min_barriers,
+		    bool forbid_divergent, struct barriers_findings *out, char *err,
+		    size_t errlen)
+{
+	struct uniformity_report *r;
+	int rc = uniformity_analyze_file(ptx_path, &r, err, errlen);
+	if (rc)
+		return rc;
+	const struct uniformity_kernel *most = NULL;
+	for (unsigned i = 0; i < r->nkernels; i++) {
+		const struct uniformity_kernel *k = &r->kernels[i];
+		if (k->is_entry && (!most || k->nblock_barriers > most->nblock_barriers))
+			most = k;
+		for (unsigned j = 0; forbid_divergent && j < k->nbarriers; j++)
+			if (k->barriers[j].divergent)
+				static_divergent(k, &k->barriers[j], out);
+	}
+	const struct uniformity_kernel *k = kernel ? uniformity_find_kernel(r, kernel) : most;
+	if (min_barriers && (!k || k->nblock_barriers < min_barriers)) {
+		struct barriers_finding f = { .severity = BARRIERS_ERROR, .idea = idea_few };
+		snprintf(f.kind, sizeof f.kind, "too-few-barriers");
+		snprintf(f.source, sizeof f.source, "static");
+		char name[128] = "";
+		if (k)
+			plain_name(k->name, name, sizeof name);
+		for (unsigned j = 0; k && j < k->nbarriers && !f.line; j++) {
+			snprintf(f.file, sizeof f.file, "%s", base_name(k->barriers[j].file));
+			f.line = k->barriers[j].line;
+		}
+		if (!k && kernel)
+			set_msg(&f, "the submission has no kernel named %s, which must contain at least "
+				"%u __syncthreads()", kernel, min_barriers);
+		else if (!k || !k->nblock_barriers)
+			set_msg(&f, "%s%s has no __syncthreads() at all; this lab's algorithm needs at "
+				"least %u", k ? "kernel " : "the submission", name, min_barriers);
+		else
+			set_msg(&f, "kernel %s has %u __syncthreads() but this lab's algorithm needs at "
+				"least %u", name, k->nblock_barriers, min_barriers);
+		add(out, &f);
+	}
+	uniformity_report_free(r);
+	return 0;
+}
+
+/* ---- emulator events ------------------------------------------------------------- */
+
+static const char *idea_for(const char *kind, bool intra)
+{
+	if (intra)
+		return idea_warp;
+	if (!strcmp(kind, "raw"))
+		return idea_raw;
+	if (!strcmp(kind, "war"))
+		return idea_war;
+	if (!strcmp(kind, "waw"))
+		return idea_waw;
+	if (!strcmp(kind, "uninit"))
+		return idea_uninit;
+	return idea_diverge;
+}
+
+static const char *jstr(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+unsigned barriers_scan_events(const char *path, struct barriers_findings *out)
+{
+	char *text = fs_read(path, NULL);
+	if (!text)
+		return 0;
+	unsigned added = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		json_t *ev = json_loads(line, 0, NULL);
+		const char *type = jstr(ev, "event"), *kind = jstr(ev, "kind");
+		bool finding = !strcmp(type, "finding") && !strcmp(jstr(ev, "check"), "race");
+		bool fault = !strcmp(type, "fault") && !strcmp(kind, "barrier");
+		if (finding || fault) {
+			struct barriers_finding f = { .severity = BARRIERS_ERROR };
+			bool intra = json_is_true(json_object_get(ev, "intra_warp"));
+			snprintf(f.kind, sizeof f.kind, "%s", fault ? "barrier-fault" : kind);
+			snprintf(f.source, sizeof f.source, "emulator");
+			f.intra_warp = intra;
+			if (!strcmp(jstr(ev, "severity"), "warning"))
+				f.severity = BARRIERS_WARNING;
+			snprintf(f.file, sizeof f.file, "%s", base_name(jstr(ev, "file")));
+			f.line = (unsigned)json_integer_value(json_object_get(ev, "line"));
+			snprintf(f.other_file, sizeof f.other_file, "%s",
+				 base_name(jstr(ev, "other_file")));
+			f.other_line = (unsigned)json_integer_value(json_object_get(ev, "other_line"));
+			set_msg(&f, "%s", jstr(ev, "message"));
+			f.idea = fault ? idea_diverge : idea_for(kind, intra);
+			added += add(out, &f);
+		}
+		json_decref(ev);
+	}
+	free(text);
+	return added;
+}
+
+/* ---- compute-sanitizer ----------------------------------------------------------- */
+
+/* Finds "in FILE:LINE" in [p, end): fills file (base name) and *line. */
+static bool sanitizer_pos(const char *p, const char *end, char *file, size_t flen,
+			  unsigned *line)
+{
+	for (const char *in = p; (in = strstr(in, " in ")) && in < end; in += 4) {
+		const char *f = in + 4, *colon = f;
+		while (colon < end && *colon != ':' && *colon != ' ' && *colon != '\n')
+			colon++;
+		if (colon >= end || *colon != ':' || colon[1] < '0' || colon[1] > '9')
+			continue;
+		char path[PATH_MAX];
+		snprintf(path, sizeof path, "%.*s", (int)(colon - f), f);
+		snprintf(file, flen, "%s", base_name(path));
+		*line = (unsigned)strtoul(colon + 1, NULL, 10);
+		return true;
+	}
+	return false;
+}
+
+static const char *line_end(const char *p)
+{
+	const char *e = strchr(p, '\n');
+	return e ? e : p + strlen(p);
+}
+
+/* racecheck: "Error: Race reported between Write access at K+0x.. in f.cu:21\n ... and
+ * Read access at K+0x.. in f.cu:25 [992 hazards]" (older: "Potential RAW hazard detected
+ * at __shared__ ..." followed by the two accesses). */
+static unsigned scan_racecheck(const char *out, struct barriers_findings *fs)
+{
+	unsigned added = 0;
+	for (const char *p = out;; ) {
+		const char *a = strstr(p, "Race reported between"), *h = strstr(p, "hazard detected");
+		p = a && (!h || a < h) ? a : h;
+		if (!p)
+			break;
+		const char *lstart = p;
+		while (lstart > out && lstart[-1] != '\n')
+			lstart--;
+		const char *e1 = line_end(p), *l2 = *e1 ? e1 + 1 : e1, *e2 = line_end(l2);
+		struct barriers_finding f = { .severity = BARRIERS_ERROR };
+		snprintf(f.source, sizeof f.source, "racecheck");
+		if (strstr(lstart, "Warning") && strstr(lstart, "Warning") < p)
+			f.severity = BARRIERS_WARNING;
+		char a1[8] = "", a2[8] = "";
+		if (!strncmp(p, "Race", 4)) {
+			sscanf(p, "Race reported between %7s", a1);
+			const char *and = strstr(l2, "and ");
+			if (and && and < e2)
+				sscanf(and, "and %7s", a2);
+			sanitizer_pos(p, e1, f.other_file, sizeof f.other_file, &f.other_line);
+			sanitizer_pos(l2, e2, f.file, sizeof f.file, &f.line);
+		} else {
+			const char *k = p - 4; /* "RAW hazard detected" */
+			if (k >= out)
+				snprintf(a1, sizeof a1, "%.3s", k);
+			const char *e3 = *e2 ? line_end(e2 + 1) : e2;
+			sanitizer_pos(l2, e2, f.other_file, sizeof f.other_file, &f.other_line);
+			sanitizer_pos(*e2 ? e2 + 1 : e2, e3, f.file, sizeof f.file, &f.line);
+		}
+		bool w1 = a1[0] == 'W', w2 = a2[0] == 'W';
+		const char *kind = strlen(a1) == 3 && a1[1] == 'A' ? a1 /* RAW/WAR/WAW */
+				   : w1 && w2 ? "WAW" : w1 ? "RAW" : "WAR";
+		for (unsigned i = 0; i < 3 && kind[i]; i++)
+			f.kind[i] = (char)(kind[i] | 0x20);
+		f.idea = idea_for(f.kind, false);
+		set_msg(&f, "racecheck found a shared-memory %s hazard between line %u and line %u "
+			"with no __syncthreads() between them", kind, f.other_line, f.line);
+		added += add(fs, &f);
+		p = e1;
+	}
+	return added;
+}
+
+/* synccheck: "Barrier error detected. Divergent thread(s) in warp" then "at K+0x.. in
+ * f.cu:60" and "by thread (8,0,0) in block (2,0,0)". */
+static unsigned scan_synccheck(const char *out, struct barriers_findings *fs)
+{
+	unsigned added = 0;
+	for (const char *p = out; (p = strstr(p, "Barrier error detected"));) {
+		const char *e1 = line_end(p);
+		struct barriers_finding f = { .severity = BARRIERS_ERROR, .idea = idea_diverge };
+		snprintf(f.kind, sizeof f.kind, "synccheck");
+		snprintf(f.source, sizeof f.source, "synccheck");
+		char what[200], who[120] = "";
+		const char *d = p + strlen("Barrier error detected");
+		while (*d == '.' || *d == ' ')
+			d++;
+		snprintf(what, sizeof what, "%.*s", (int)(e1 - d), d);
+		const char *q = *e1 ? e1 + 1 : e1;
+		for (int n = 0; n < 4 && *q; n++) {
+			const char *e = line_end(q);
+			if (!f.line)
+				sanitizer_pos(q, e, f.file, sizeof f.file, &f.line);
+			const char *by = strstr(q, "by thread");
+			if (by && by < e)
+				snprintf(who, sizeof who, " (%.*s)", (int)(e - by), by);
+			q = *e ? e + 1 : e;
+		}
+		set_msg(&f, "synccheck: barrier error, %s%s", what, who);
+		added += add(fs, &f);
+		p = e1;
+	}
+	return added;
+}
+
+unsigned barriers_scan_sanitizer(const char *output, const char *tool,
+				 struct barriers_findings *out)
+{
+	if (!output)
+		return 0;
+	return !strcmp(tool, "synccheck") ? scan_synccheck(output, out) : scan_racecheck(output, out);
+}
+
+void barriers_format(FILE *f, const struct barriers_findings *fs, unsigned max)
+{
+	for (unsigned i = 0; i < fs->n && i < max; i++) {
+		const struct barriers_finding *x = &fs->items[i];
+		fprintf(f, "%s:%u: %s: %s%s\n  why: %s\n", x->file[0] ? x->file : "?", x->line,
+			x->severity == BARRIERS_ERROR ? "error" : "warning",
+			x->intra_warp ? "(inside one warp) " : "", x->message, x->idea ? x->idea : "");
+	}
+	if (fs->n > max)
+		fprintf(f, "... and %u more\n", fs->n - max);
+}
+
+/* ---- the check ------------------------------------------------------------------- */
+
+static const struct spec_dataset *dataset_of(const struct lab_spec *s, const struct spec_check *c)
+{
+	for (unsigned i = 0; c->dataset && i < s->datasets_count; i++)
+		if (!strcmp(s->datasets[i].name, c->dataset))
+			return &s->datasets[i];
+	return &s->datasets[0];
+}
+
+/* Writes the dataset's request file if the correctness run did not. */
+static int ensure_request(const struct barriers_context *ctx, const struct spec_dataset *d,
+			  const char *request)
+{
+	if (access(request, R_OK) == 0)
+		return 0;
+	struct pl_file req;
+	char err[128];
+	if (datagen_request(ctx->spec, d, ctx->seed, &req) < 0)
+		return -EINVAL;
+	int rc = pl_write(&req, request, err, sizeof err);
+	pl_release(&req);
+	return rc < 0 ? rc : 0;
+}
+
+/* Runs the student program once; tool: compute-sanitizer's path (GPU) or NULL. */
+static int run_once(const struct barriers_context *ctx, const char *tool, const char *toolname,
+		    const char *request, const char *result, const char *events,
+		    struct runner_result *res)
+{
+	const struct build_result *b = ctx->student;
+	char ptx_env[PATH_MAX + 32], events_env[PATH_MAX + 32];
+	snprintf(ptx_env, sizeof ptx_env, "PMPPLAB_EMU_PTX=%s", b->ptx ? b->ptx : "");
+	snprintf(events_env, sizeof events_env, "PMPPLAB_EVENTS=%s", events);
+	char *env[] = { ptx_env, events_env, "PMPPLAB_EMU_RACECHECK=1", NULL };
+	const char *argv[12];
+	int argc = 0;
+	if (tool) {
+		argv[argc++] = tool;
+		argv[argc++] = "--tool";
+		argv[argc++] = toolname;
+		argv[argc++] = "--print-limit";
+		argv[argc++] = "20";
+	}
+	argv[argc++] = b->program;
+	argv[argc++] = request;
+	argv[argc++] = result;
+	argv[argc] = NULL;
+	struct runner_opts o = {
+		.argv = (char *const *)argv,
+		.env = env,
+		.cwd = ctx->tmp,
+		.timeout_ms = 20 * ctx->timeout_ms,
+		.output_cap = 256 * 1024,
+	};
+	return runner_run(&o, res);
+}
+
+/* The dynamic half: the emulator's tracker, or racecheck and synccheck on a GPU. Adds a
+ * line to notes when something could not be checked. */
+static void dynamic_checks(const struct barriers_context *ctx, const struct spec_check *c,
+			   struct barriers_findings *fs, FILE *notes)
+{
+	const struct spec_dataset *d = dataset_of(ctx->spec, c);
+	char request[PATH_MAX], result[PATH_MAX], events[PATH_MAX];
+	snprintf(request, sizeof request, "%s/%s.in", ctx->tmp, d->name);
+	if (ensure_request(ctx, d, request) < 0) {
+		fprintf(notes, "not run: could not prepare the inputs of dataset %s\n", d->name);
+		return;
+	}
+	if (ctx->backend != BACKEND_GPU) {
+		snprintf(result, sizeof result, "%s/%s.barriers", ctx->tmp, d->name);
+		snprintf(events, sizeof events, "%s.events", result);
+		struct runner_result res;
+		if (run_once(ctx, NULL, NULL, request, result, events, &res) < 0) {
+			fprintf(notes, "could not start the program for the race check\n");
+			return;
+		}
+		barriers_scan_events(events, fs);
+		if (res.status == RUNNER_TIMEOUT)
+			fprintf(notes, "the program ran out of time under the race checker (dataset "
+				"%s); the findings above are from the part that ran\n", d->name);
+		runner_result_release(&res);
+		return;
+	}
+	char *sanitizer = paths_cuda_tool("compute-sanitizer");
+	if (!sanitizer) {
+		fprintf(notes, "NOT CHECKED at run time: compute-sanitizer is not installed, so "
+			"racecheck and synccheck could not run; grade with --backend emu to check "
+			"races\n");
+		return;
+	}
+	static const char *const tools[] = { "racecheck", "synccheck" };
+	for (unsigned i = 0; i < 2; i++) {
+		snprintf(result, sizeof result, "%s/%s.%s", ctx->tmp, d->name, tools[i]);
+		snprintf(events, sizeof events, "%s.events", result);
+		struct runner_result res;
+		if (run_once(ctx, sanitizer, tools[i], request, result, events, &res) < 0)
+			continue;
+		barriers_scan_sanitizer(res.out, tools[i], fs);
+		barriers_scan_sanitizer(res.err, tools[i], fs);
+		runner_result_release(&res);
+	}
+	free(sanitizer);
+}
+
+int barriers_grade(const struct barriers_context *ctx, const struct spec_check *c,
+		   struct report *r, struct diag_list *diags)
+{
+	(void)diags;
+	struct barriers_findings fs = { 0 };
+	char *notes = NULL;
+	size_t nlen = 0;
+	FILE *nf = open_memstream(&notes, &nlen);
+	if (!nf)
+		return -ENOMEM;
+	const char *ptx = ctx->student->barriers_ptx ? ctx->student->barriers_ptx : ctx->student->ptx;
+	bool forbid = !c->forbid_divergent || *c->forbid_divergent;
+	char err[512] = "";
+	if (!ptx)
+		fprintf(nf, "static analysis not run: the build has no PTX\n");
+	else if (barriers_static(ptx, c->kernel, c->min_barriers, forbid, &fs, err, sizeof err) < 0)
+		fprintf(nf, "static analysis not run: %s\n", err);
+	dynamic_checks(ctx, c, &fs, nf);
+	fclose(nf);
+	char *text = NULL;
+	size_t tlen = 0;
+	FILE *tf = open_memstream(&text, &tlen);
+	if (tf) {
+		if (fs.n)
+			barriers_format(tf, &fs, 10);
+		else
+			fprintf(tf, "no barrier misuse or shared-memory race found (dataset %s)\n",
+				dataset_of(ctx->spec, c)->name);
+		fputs(notes ? notes : "", tf);
+		fclose(tf);
+	}
+	report_add(r, "barriers", c->points, fs.n == 0, "%s", text ? text : "");
+	free(text);
+	free(notes);
+	barriers_findings_release(&fs);
+	return 0;
+}

@@ -1,0 +1,88 @@
+/* barriers: checks of kind barriers (issue 6; labs/README.md, "Barrier checks").
+ *
+ * A missing __syncthreads() often still gives the right answer by luck, so output
+ * comparison alone passes broken code. This check looks for barrier misuse three ways
+ * and turns everything it finds into findings with file:line, a severity, a one-sentence
+ * explanation and the PMPP idea behind it:
+ *   - statically, from the PTX of the build (emu/uniformity.h): the barriers of each
+ *     kernel with their lines, the ones under a thread-dependent condition, and the
+ *     spec's minimum number of barriers;
+ *   - on the emulator, the program runs the check's dataset once more with
+ *     PMPPLAB_EMU_RACECHECK=1: the runtime's tracker (emu/race.h) writes "finding"
+ *     events (hazards, uninitialised shared reads, barrier divergence) and "fault"
+ *     events of kind barrier;
+ *   - on a GPU, under compute-sanitizer's racecheck and synccheck when installed.
+ * The check passes when nothing is found. */
+#ifndef PMPPLAB_BARRIERS_H
+#define PMPPLAB_BARRIERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "backend.h"
+#include "build.h"
+#include "diag.h"
+#include "report.h"
+#include "spec.h"
+
+enum barriers_severity { BARRIERS_ERROR, BARRIERS_WARNING };
+
+struct barriers_finding {
+	char kind[32];           /* "raw", "war", "waw", "uninit", "barrier-divergence",
+				  * "barrier-exited", "divergent-barrier" (static),
+				  * "too-few-barriers" (static), "barrier-fault", "synccheck" */
+	enum barriers_severity severity;
+	bool intra_warp;         /* hazard between lanes of one warp (needs __syncwarp) */
+	char file[128];          /* base name; "" when unknown */
+	unsigned line;
+	char other_file[128];    /* the other access, barrier or condition; "" when none */
+	unsigned other_line;
+	char message[640];       /* one sentence */
+	const char *idea;        /* the PMPP idea behind it (static text) */
+	char source[24];         /* "static", "emulator", "racecheck", "synccheck" */
+};
+
+struct barriers_findings {
+	struct barriers_finding *items;
+	unsigned n, cap;
+};
+
+void barriers_findings_release(struct barriers_findings *fs);
+
+/* Static analysis of the PTX at ptx_path. kernel: the kernel min_barriers applies to
+ * (its plain or mangled name); NULL = the kernel with the most barriers. min_barriers:
+ * 0 = not checked. Returns 0, or a negative code with err set (unreadable PTX). */
+int barriers_static(const char *ptx_path, const char *kernel, unsigned min_barriers,
+		    bool forbid_divergent, struct barriers_findings *out, char *err,
+		    size_t errlen);
+
+/* Adds the emulator's finding events and barrier fault events of the events file at
+ * path (a missing file adds nothing). Returns how many were added. */
+unsigned barriers_scan_events(const char *path, struct barriers_findings *out);
+
+/* Adds the hazards and barrier errors of compute-sanitizer output (tool: "racecheck"
+ * or "synccheck"). Returns how many were added. */
+unsigned barriers_scan_sanitizer(const char *output, const char *tool,
+				 struct barriers_findings *out);
+
+/* Writes the findings for a student: "file:line: error: message" then the idea,
+ * at most max of them, then how many more. */
+void barriers_format(FILE *f, const struct barriers_findings *fs, unsigned max);
+
+/* What the check needs of the grading run. */
+struct barriers_context {
+	const struct lab_spec *spec;
+	enum backend_kind backend;
+	const struct build_result *student;
+	const char *tmp;         /* the grading run's scratch folder */
+	uint64_t seed;           /* the check dataset's seed */
+	unsigned timeout_ms;     /* per run of the student program */
+};
+
+/* Runs a check of kind barriers and adds its test to r. Returns 0, or a negative code
+ * for a configuration problem (explained in diags). */
+int barriers_grade(const struct barriers_context *ctx, const struct spec_check *c,
+		   struct report *r, struct diag_list *diags);
+
+#endif

@@ -1,0 +1,465 @@
+/* perf: see perf.h. */
+#include "perf.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "datagen.h"
+#include "harness/pl_timing.h"
+#include "runner.h"
+
+/* Timing asked of each run: 1.5 s of repetitions at most, or a median known to 1%.
+ * $PMPPLAB_PERF_TIMING replaces it (tests and the stability script). */
+#define PERF_TIMING_DEFAULT "cap_ms=1500,rel=0.01,min=5,max=500,warmup=1"
+
+static double metric(const struct pl_file *f, const char *name, double fallback)
+{
+	const struct pl_item *m = pl_find(f, PL_METRIC, name);
+	return m ? m->dval : fallback;
+}
+
+int perf_measure_add(struct perf_measure *m, const struct pl_file *result)
+{
+	int source = (int)metric(result, "timing_source", PL_TIMING_NONE);
+	double ms = metric(result, "kernel_ms", 0);
+	if (source == PL_TIMING_NONE || !(ms > 0) || m->n == PERF_MAX_RUNS)
+		return -ENOENT;
+	m->run_ms[m->n++] = ms;
+	double sum = 0;
+	for (unsigned i = 0; i < m->n; i++)
+		sum += m->run_ms[i];
+	m->kernel_ms = sum / m->n;
+	m->rel_err = fmax(m->rel_err, metric(result, "kernel_rel_err", 0));
+	m->transfer_ms = metric(result, "transfer_ms", 0);
+	m->reps += (unsigned)metric(result, "timing_reps", 0);
+	/* events (2) are worse than CUPTI (1): the time then includes the copies */
+	m->source = source > m->source ? source : m->source;
+	return 0;
+}
+
+void perf_evaluate(const struct spec_check *c, double work, const struct perf_measure *stu,
+		   const struct perf_measure *sol, const struct devinfo *dev,
+		   struct perf_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->ratio = sol->kernel_ms > 0 ? stu->kernel_ms / sol->kernel_ms : INFINITY;
+	v->ratio_ok = c->max_ratio <= 0 || v->ratio <= c->max_ratio;
+	if (c->metric != SPEC_PERF_TIME && stu->kernel_ms > 0) {
+		v->rate = work / (stu->kernel_ms * 1e-3);
+		v->peak = c->metric == SPEC_PERF_FLOPS ? devinfo_peak_flops(dev)
+						       : devinfo_peak_bandwidth(dev);
+		v->fraction = v->peak > 0 ? v->rate / v->peak : 0;
+	}
+	v->peak_judged = c->min_peak > 0 && v->peak > 0 && stu->source == PL_TIMING_CUPTI;
+	v->peak_ok = !v->peak_judged || v->fraction >= c->min_peak;
+	v->passed = v->ratio_ok && v->peak_ok;
+}
+
+void perf_format_rate(double rate, bool flops, char *buf, size_t len)
+{
+	const char *unit = flops ? "FLOP/s" : "B/s";
+	static const char *prefix[] = { "", "k", "M", "G", "T", "P" };
+	unsigned p = 0;
+	while (rate >= 1000 && p < 5) {
+		rate /= 1000;
+		p++;
+	}
+	snprintf(buf, len, rate >= 100 ? "%.0f %s%s" : rate >= 10 ? "%.1f %s%s" : "%.2f %s%s",
+		 rate, prefix[p], unit);
+}
+
+static const char *source_text(int source)
+{
+	return source == PL_TIMING_CUPTI
+		       ? "kernel times from CUPTI activity records"
+		       : "CUPTI unavailable: times from CUDA events around the whole entry point, host<->device copies included";
+}
+
+/* The headline: "2.9 TB/s, 86% of peak, 0.98x the reference". */
+static void headline(FILE *f, const struct spec_check *c, const struct perf_verdict *v)
+{
+	if (c->metric != SPEC_PERF_TIME) {
+		char rate[32];
+		perf_format_rate(v->rate, c->metric == SPEC_PERF_FLOPS, rate, sizeof(rate));
+		fprintf(f, "%s, ", rate);
+		if (v->peak > 0)
+			fprintf(f, "%.0f%% of peak, ", 100 * v->fraction);
+	}
+	fprintf(f, "%.2fx the reference's speed\n", v->ratio > 0 ? 1 / v->ratio : 0);
+}
+
+char *perf_describe(const struct spec_check *c, const struct perf_measure *stu,
+		    const struct perf_measure *sol, const struct devinfo *dev,
+		    const struct perf_verdict *v)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	headline(f, c, v);
+	fprintf(f, "kernel time %.4g ms (mean of %u run medians, %u timed calls, median known to %.1f%%); the lab's solution %.4g ms: %.2fx its time",
+		stu->kernel_ms, stu->n, stu->reps, 100 * stu->rel_err, sol->kernel_ms, v->ratio);
+	if (c->max_ratio > 0)
+		fprintf(f, " (%s: at most %.3gx passes)", v->ratio_ok ? "ok" : "TOO SLOW", c->max_ratio);
+	fputc('\n', f);
+	if (c->metric != SPEC_PERF_TIME && v->peak > 0) {
+		char peak[32];
+		perf_format_rate(v->peak, c->metric == SPEC_PERF_FLOPS, peak, sizeof(peak));
+		fprintf(f, "peak of this GPU: %s (%s)", peak,
+			c->metric == SPEC_PERF_FLOPS ? "SMs x FP32 lanes x 2 x clock"
+						     : "2 x memory clock x bus width");
+		if (v->peak_judged)
+			fprintf(f, "; %s: at least %.0f%% of peak passes", v->peak_ok ? "ok" : "TOO SLOW",
+				100 * c->min_peak);
+		else if (c->min_peak > 0)
+			fprintf(f, "; the fraction of peak is not judged (the time includes copies)");
+		fputc('\n', f);
+	}
+	fprintf(f, "%s; L2 cache flushed before every call", source_text(stu->source));
+	if (stu->source == PL_TIMING_CUPTI && stu->transfer_ms > 0)
+		fprintf(f, "; host<->device copies %.3g ms per call, timed apart and not counted",
+			stu->transfer_ms);
+	fprintf(f, ".\n");
+	if (dev->sm_count)
+		fprintf(f, "device: compute capability %u.%u, %u SMs at %u MHz, memory %u MHz x %u bit\n",
+			dev->cc_major, dev->cc_minor, dev->sm_count, dev->clock_khz / 1000,
+			dev->mem_clock_khz / 1000, dev->bus_width_bits);
+	if (!v->passed)
+		fprintf(f, "%s", c->metric == SPEC_PERF_FLOPS
+					 ? "Look at how often each input is loaded from global memory: tiling through shared memory reuses it.\n"
+					 : "Look at how the threads of a warp access memory: consecutive threads should touch consecutive addresses, and every thread should have work.\n");
+	fclose(f);
+	return text;
+}
+
+/* ---- modelled counters (emulator) ----------------------------------------------- */
+
+int perf_model_from_result(const struct pl_file *f, struct perf_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	if (metric(f, "emu_counted", 0) != 1)
+		return -ENOENT;
+	m->warp_insns = metric(f, "emu_warp_insns", 0);
+	m->thread_insns = metric(f, "emu_thread_insns", 0);
+	m->gld_req = metric(f, "emu_gld_req", 0);
+	m->gst_req = metric(f, "emu_gst_req", 0);
+	m->gld_sectors = metric(f, "emu_gld_sectors", 0);
+	m->gst_sectors = metric(f, "emu_gst_sectors", 0);
+	m->gld_bytes = metric(f, "emu_gld_bytes", 0);
+	m->gst_bytes = metric(f, "emu_gst_bytes", 0);
+	m->shd_req = metric(f, "emu_shd_req", 0);
+	m->shd_wavefronts = metric(f, "emu_shd_wavefronts", 0);
+	m->shd_ideal = metric(f, "emu_shd_ideal", 0);
+	return 0;
+}
+
+void perf_model_evaluate(const struct spec_check *c, const struct perf_model *stu,
+			 const struct perf_model *sol, double elements,
+			 struct perf_model_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	double sectors = stu->gld_sectors + stu->gst_sectors;
+	double ref = sol->gld_sectors + sol->gst_sectors;
+	double req = stu->gld_req + stu->gst_req;
+	v->traffic_ratio = ref > 0 ? sectors / ref : sectors > 0 ? INFINITY : 1;
+	v->coalescing = sectors > 0 ? (stu->gld_bytes + stu->gst_bytes) / (32 * sectors) : 1;
+	v->sectors_per_request = req > 0 ? sectors / req : 0;
+	v->bytes_per_element = elements > 0 ? 32 * sectors / elements : 0;
+	v->bank_conflicts = stu->shd_ideal > 0 ? stu->shd_wavefronts / stu->shd_ideal : 1;
+	v->lane_efficiency = stu->warp_insns > 0 ? stu->thread_insns / (32 * stu->warp_insns) : 1;
+	v->traffic_ok = c->max_traffic_ratio <= 0 || v->traffic_ratio <= c->max_traffic_ratio;
+	v->coalescing_ok = c->min_coalescing <= 0 || v->coalescing >= c->min_coalescing;
+	v->bank_ok = c->max_bank_conflicts <= 0 || v->bank_conflicts <= c->max_bank_conflicts;
+	v->lane_ok = c->min_lane_efficiency <= 0 || v->lane_efficiency >= c->min_lane_efficiency;
+	v->judged = c->max_traffic_ratio > 0 || c->min_coalescing > 0 || c->max_bank_conflicts > 0 ||
+		    c->min_lane_efficiency > 0;
+	v->passed = v->traffic_ok && v->coalescing_ok && v->bank_ok && v->lane_ok;
+}
+
+/* " (ok: at least 80% passes)" after a judged figure; nothing when not judged. */
+static void limit(FILE *f, bool judged, bool ok, const char *bad, const char *fmt, double value)
+{
+	if (!judged)
+		return;
+	fprintf(f, " (%s: ", ok ? "ok" : bad);
+	fprintf(f, fmt, value);
+	fputc(')', f);
+}
+
+char *perf_model_describe(const struct spec_check *c, const struct perf_model_verdict *v,
+			  const struct perf_model *stu, const char *dataset)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	if (v->judged)
+		fprintf(f, "modelled on the emulator (counts, not time: the same on every run), dataset %s:\n", dataset);
+	else
+		fprintf(f, "NOT MEASURED on the emulator: speed is graded on a GPU (--backend gpu), against the lab's solution and the GPU's peak. The emulator's counts for dataset %s, shown but not graded:\n", dataset);
+	fprintf(f, "  global memory: %.2f sectors of 32 bytes per warp request, %.1f bytes of sectors per output element (counted per request, before any cache); %.0f%% of the fetched bytes were used",
+		v->sectors_per_request, v->bytes_per_element, 100 * v->coalescing);
+	limit(f, c->min_coalescing > 0, v->coalescing_ok, "TOO LOW", "at least %.0f%% passes", 100 * c->min_coalescing);
+	fprintf(f, "; %.2fx the solution's sectors", v->traffic_ratio);
+	limit(f, c->max_traffic_ratio > 0, v->traffic_ok, "TOO MANY", "at most %.3gx passes", c->max_traffic_ratio);
+	fputc('\n', f);
+	if (stu->shd_req > 0) {
+		fprintf(f, "  shared memory: %.0f requests needing %.2fx the passes they would without bank conflicts",
+			stu->shd_req, v->bank_conflicts);
+		limit(f, c->max_bank_conflicts > 0, v->bank_ok, "TOO MANY", "at most %.3gx passes", c->max_bank_conflicts);
+		fputc('\n', f);
+	}
+	fprintf(f, "  lanes: %.0f%% of each warp instruction's 32 lanes did work", 100 * v->lane_efficiency);
+	limit(f, c->min_lane_efficiency > 0, v->lane_ok, "TOO LOW", "at least %.0f%% passes", 100 * c->min_lane_efficiency);
+	fputc('\n', f);
+	if (!v->passed) {
+		if (!v->coalescing_ok || !v->traffic_ok)
+			fprintf(f, "Consecutive threads of a warp should touch consecutive addresses, so one 32-byte sector serves 8 floats; and data reused by a block belongs in shared memory.\n");
+		if (!v->bank_ok)
+			fprintf(f, "Threads of a warp that hit different words of one shared-memory bank are served one after another: pad the array (e.g. [TILE][TILE + 1]) or change the access order.\n");
+		if (!v->lane_ok)
+			fprintf(f, "Many lanes sit idle: branches that split warps (e.g. threadIdx.x %% (2 * stride) == 0) waste them; keep the active threads contiguous.\n");
+	}
+	fclose(f);
+	return text;
+}
+
+/* ---- running the programs --------------------------------------------------------- */
+
+static const struct spec_dataset *find_dataset(const struct lab_spec *s, const char *name)
+{
+	for (unsigned i = 0; name && i < s->datasets_count; i++)
+		if (strcmp(s->datasets[i].name, name) == 0)
+			return &s->datasets[i];
+	return &s->datasets[0];
+}
+
+static char *test_name(const struct spec_dataset *d)
+{
+	char *name = NULL;
+	if (asprintf(&name, "performance: %s", d->name) < 0)
+		return NULL;
+	return name;
+}
+
+/* Whether the dataset's correctness test ran and passed: speed counts only for correct
+ * results. 1 passed, 0 failed, -1 not run. */
+static int correctness_of(const struct report *r, const struct spec_dataset *d)
+{
+	char prefix[160];
+	snprintf(prefix, sizeof(prefix), "correctness: %s (", d->name);
+	for (unsigned i = 0; i < r->n_tests; i++)
+		if (strncmp(r->tests[i].name, prefix, strlen(prefix)) == 0)
+			return r->tests[i].status == TEST_PASSED;
+	return -1;
+}
+
+/* One run of PROGRAM on REQUEST with the extra environment ENV; reads the result into
+ * *out. Returns 0, or -1 with the reason in WHY. */
+static int measured_run(const struct perf_context *ctx, const struct build_result *b,
+			const char *mode, const char *request, struct pl_file *out, char *why,
+			size_t whylen)
+{
+	char result[PATH_MAX], ptx[PATH_MAX + 32];
+	snprintf(result, sizeof(result), "%s/perf.result", ctx->tmp);
+	snprintf(ptx, sizeof(ptx), "PMPPLAB_EMU_PTX=%s", b->ptx ? b->ptx : "");
+	char *env[] = { (char *)mode, ptx, NULL };
+	const char *argv[] = { b->program, request, result, NULL };
+	unsigned timeout = 3 * ctx->timeout_ms + 30 * 1000;
+	struct runner_opts o = {
+		.argv = (char *const *)argv,
+		.env = env,
+		.cwd = ctx->tmp,
+		.timeout_ms = timeout,
+		.output_cap = 16 * 1024,
+	};
+	struct runner_result res;
+	unlink(result);
+	if (runner_run(&o, &res) < 0) {
+		snprintf(why, whylen, "could not start %s", b->program);
+		return -1;
+	}
+	int rc = 0;
+	if (res.status != RUNNER_EXITED || res.exit_code != 0) {
+		char how[128];
+		runner_describe(&res, timeout, how, sizeof(how));
+		const char *err = res.err ? res.err : "";
+		size_t n = strlen(err);
+		snprintf(why, whylen, "the measured run %s\n%s", how, n > 1500 ? err + n - 1500 : err);
+		rc = -1;
+	} else if (pl_read(out, result, why, whylen) < 0) {
+		rc = -1;
+	}
+	runner_result_release(&res);
+	return rc;
+}
+
+static int ensure_request(const struct perf_context *ctx, const struct spec_dataset *d,
+			  char *request, size_t len)
+{
+	snprintf(request, len, "%s/%s.in", ctx->tmp, d->name);
+	if (access(request, R_OK) == 0)
+		return 0;
+	struct pl_file req;
+	char err[128];
+	uint64_t seed = ctx->seed + (uint64_t)(d - ctx->spec->datasets);
+	if (datagen_request(ctx->spec, d, seed, &req) < 0)
+		return -EINVAL;
+	int rc = pl_write(&req, request, err, sizeof(err)) < 0 ? -EIO : 0;
+	pl_release(&req);
+	return rc;
+}
+
+/* GPU: alternates solution and student timed runs; fills the measures and the device. */
+static int measure_both(const struct perf_context *ctx, const struct build_result *sol,
+			const char *request, struct perf_measure *stu, struct perf_measure *ref,
+			struct devinfo *dev, char *why, size_t whylen, bool *student_failed)
+{
+	const char *opts = getenv("PMPPLAB_PERF_TIMING");
+	char mode[256];
+	snprintf(mode, sizeof(mode), "PMPPLAB_TIMING=%s", opts && *opts ? opts : PERF_TIMING_DEFAULT);
+	for (unsigned i = 0; i < 2 * 2; i++) {
+		bool is_student = i % 2 == 1;
+		struct pl_file out;
+		if (measured_run(ctx, is_student ? ctx->student : sol, mode, request, &out, why, whylen) < 0) {
+			*student_failed = is_student;
+			return -1;
+		}
+		if (!dev->sm_count)
+			devinfo_from_result(&out, dev);
+		int rc = perf_measure_add(is_student ? stu : ref, &out);
+		pl_release(&out);
+		if (rc < 0) {
+			snprintf(why, whylen, "the program reported no timing (was it built for a GPU?)");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Emulator: one counted run each. */
+static int count_both(const struct perf_context *ctx, const struct build_result *sol,
+		      const char *request, struct perf_model *stu, struct perf_model *ref,
+		      char *why, size_t whylen, bool *student_failed)
+{
+	for (unsigned i = 0; i < 2; i++) {
+		bool is_student = i == 0;
+		struct pl_file out;
+		if (measured_run(ctx, is_student ? ctx->student : sol, "PMPPLAB_COUNTERS=1", request,
+				 &out, why, whylen) < 0) {
+			*student_failed = is_student;
+			return -1;
+		}
+		int rc = perf_model_from_result(&out, is_student ? stu : ref);
+		pl_release(&out);
+		if (rc < 0) {
+			snprintf(why, whylen, "the emulator reported no counters");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Builds the lab's solution for the backend; a failure is the lab's bug. */
+static int build_solution(const struct perf_context *ctx, struct build_result *sol,
+			  struct diag_list *diags)
+{
+	char *solution = spec_path(ctx->spec, ctx->spec->solution);
+	int rc = solution ? build_lab(ctx->spec, solution, ctx->backend, sol, diags) : -ENOMEM;
+	free(solution);
+	return rc;
+}
+
+static int grade_timed(const struct perf_context *ctx, const struct spec_check *c,
+		       const struct spec_dataset *d, const char *name, struct report *r,
+		       struct diag_list *diags)
+{
+	struct build_result sol = { 0 };
+	char request[PATH_MAX], why[2048] = "";
+	struct perf_measure stu = { 0 }, ref = { 0 };
+	struct devinfo dev = { 0 };
+	bool student_failed = false;
+	int64_t work = 0;
+	if (c->metric != SPEC_PERF_TIME)
+		spec_dataset_eval(ctx->spec, d, c->metric == SPEC_PERF_FLOPS ? c->flops : c->bytes, &work);
+	int rc = build_solution(ctx, &sol, diags);
+	if (rc == -ENOEXEC) {
+		report_add(r, name, c->points, false, "the lab's solution does not compile, so there is nothing to compare with (a bug in the lab, not your code)");
+		rc = 0;
+	} else if (rc == 0 && ensure_request(ctx, d, request, sizeof(request)) < 0) {
+		report_add(r, name, c->points, false, "could not prepare the inputs of dataset %s", d->name);
+	} else if (rc == 0 && measure_both(ctx, &sol, request, &stu, &ref, &dev, why, sizeof(why), &student_failed) < 0) {
+		report_add(r, name, c->points, false, "%s%s", student_failed ? "" : "the lab's solution: ", why);
+	} else if (rc == 0) {
+		struct perf_verdict v;
+		perf_evaluate(c, (double)work, &stu, &ref, &dev, &v);
+		char *text = perf_describe(c, &stu, &ref, &dev, &v);
+		report_add(r, name, c->points, v.passed, "%s", text ? text : "");
+		free(text);
+	}
+	build_result_release(&sol);
+	return rc;
+}
+
+static int grade_counted(const struct perf_context *ctx, const struct spec_check *c,
+			 const struct spec_dataset *d, const char *name, struct report *r,
+			 struct diag_list *diags)
+{
+	struct build_result sol = { 0 };
+	char request[PATH_MAX], why[2048] = "";
+	struct perf_model stu, ref;
+	bool student_failed = false;
+	uint64_t elements = 0;
+	spec_buffer_count(ctx->spec, &ctx->spec->outputs[0], d, &elements);
+	int rc = build_solution(ctx, &sol, diags);
+	if (rc == -ENOEXEC) {
+		report_add(r, name, c->points, false, "the lab's solution does not compile, so there is nothing to compare with (a bug in the lab, not your code)");
+		rc = 0;
+	} else if (rc == 0 && ensure_request(ctx, d, request, sizeof(request)) < 0) {
+		report_add(r, name, c->points, false, "could not prepare the inputs of dataset %s", d->name);
+	} else if (rc == 0 && count_both(ctx, &sol, request, &stu, &ref, why, sizeof(why), &student_failed) < 0) {
+		/* Its results were right (its correctness test passed): without counters there
+		 * is nothing to judge, and a correct program never fails for speed here. */
+		report_add(r, name, c->points, true,
+			   "NOT MEASURED on the emulator: the counted run failed (%s%s)", student_failed ? "" : "the lab's solution: ", why);
+	} else if (rc == 0) {
+		struct perf_model_verdict v;
+		perf_model_evaluate(c, &stu, &ref, (double)elements, &v);
+		char *text = perf_model_describe(c, &v, &stu, d->name);
+		report_add(r, name, c->points, v.passed || !v.judged, "%s", text ? text : "");
+		free(text);
+	}
+	build_result_release(&sol);
+	return rc;
+}
+
+int perf_grade(const struct perf_context *ctx, const struct spec_check *c, struct report *r,
+	       struct diag_list *diags)
+{
+	const struct spec_dataset *d = find_dataset(ctx->spec, c->dataset);
+	bool gpu = ctx->backend == BACKEND_GPU;
+	if (!gpu && c->emu_dataset)
+		d = find_dataset(ctx->spec, c->emu_dataset);
+	char *name = test_name(find_dataset(ctx->spec, c->dataset));
+	if (!name)
+		return -ENOMEM;
+	int rc = 0;
+	int correct = correctness_of(r, d);
+	if (correct < 0)
+		report_add(r, name, 0, true, "NOT MEASURED in a quick run (dataset %s was skipped); grade fully to measure speed", d->name);
+	else if (!correct)
+		report_add(r, name, c->points, false, "not measured: the program's results on dataset %s are wrong (see its correctness test); speed counts only for correct results", d->name);
+	else if (gpu)
+		rc = grade_timed(ctx, c, d, name, r, diags);
+	else
+		rc = grade_counted(ctx, c, d, name, r, diags);
+	free(name);
+	return rc;
+}

@@ -1,0 +1,122 @@
+/* perf: checks of kind performance (issue 8; labs/README.md, "Performance checks").
+ *
+ * On a GPU, one grading run builds the lab's solution too and times both programs on
+ * the check's dataset, alternating (solution, student, solution, student) so a clock
+ * drift hits both; each run repeats the entry point until its median kernel time is
+ * stable (grader/harness/pl_timing.h). The check compares the student's kernel time with
+ * the solution's (max_ratio) and the achieved bandwidth or FLOP rate with the device's
+ * peak from its attributes (min_peak, grader/devinfo.h), and says so in one line:
+ * "2.9 TB/s, 86% of peak, 0.98x the reference".
+ *
+ * On the emulator, kernel time means nothing. Both programs run once more with the
+ * interpreter's counters (grader/harness/pl_counters.h) on emu_dataset: global sectors
+ * per request and per output element, coalescing, shared-memory bank conflicts and lane
+ * efficiency, against the solution and the check's emulator thresholds. These counts are
+ * deterministic. Without emulator thresholds the check says "NOT MEASURED on the
+ * emulator", shows the counters and gives its points: a correct student never fails for
+ * speed there, and never passes without being told. */
+#ifndef PMPPLAB_PERF_H
+#define PMPPLAB_PERF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "build.h"
+#include "devinfo.h"
+#include "diag.h"
+#include "harness/pl_io.h"
+#include "report.h"
+#include "spec.h"
+
+#define PERF_MAX_RUNS 4
+
+/* One program's timed runs. */
+struct perf_measure {
+	unsigned n;                          /* runs */
+	double run_ms[PERF_MAX_RUNS];        /* each run's median kernel time */
+	double kernel_ms;                    /* mean of the runs' medians */
+	double rel_err;                      /* largest relative error of a run's median */
+	double transfer_ms;                  /* host<->device copies per call (CUPTI) */
+	unsigned reps;                       /* timed calls, all runs */
+	int source;                          /* PL_TIMING_*: the worst of the runs */
+};
+
+/* Adds one run's metrics (a result file written under $PMPPLAB_TIMING) to M. Returns 0,
+ * or -ENOENT when the run carried no timing (timing_source 0 or missing). */
+int perf_measure_add(struct perf_measure *m, const struct pl_file *result);
+
+struct perf_verdict {
+	bool passed;
+	double ratio;     /* student time / solution time */
+	double rate;      /* bytes/s or FLOP/s achieved (0 for metric time) */
+	double peak;      /* the device's peak of the same (0 when unknown) */
+	double fraction;  /* rate / peak */
+	bool ratio_ok, peak_ok;
+	bool peak_judged; /* false when min_peak is unset, the peak unknown, or the time
+			   * includes copies (CUDA events): the fraction is only reported */
+};
+
+/* Judges the student against the solution and the peak. WORK is the check's bytes or
+ * flops in the dataset (ignored for metric time). */
+void perf_evaluate(const struct spec_check *c, double work, const struct perf_measure *stu,
+		   const struct perf_measure *sol, const struct devinfo *dev,
+		   struct perf_verdict *v);
+
+/* The report text for a verdict (malloc'd; NULL on ENOMEM). */
+char *perf_describe(const struct spec_check *c, const struct perf_measure *stu,
+		    const struct perf_measure *sol, const struct devinfo *dev,
+		    const struct perf_verdict *v);
+
+/* "2.93 TB/s", "870 GB/s", "41.2 TFLOP/s" into BUF. */
+void perf_format_rate(double rate, bool flops, char *buf, size_t len);
+
+/* A program's modelled counters from one emulator run (pl_counters.h's emu_* metrics). */
+struct perf_model {
+	double warp_insns, thread_insns;
+	double gld_req, gst_req, gld_sectors, gst_sectors, gld_bytes, gst_bytes;
+	double shd_req, shd_wavefronts, shd_ideal;
+};
+
+/* Reads the emu_* metrics. Returns 0, or -ENOENT when the run was not counted. */
+int perf_model_from_result(const struct pl_file *result, struct perf_model *m);
+
+struct perf_model_verdict {
+	bool passed;
+	bool judged;               /* the check sets at least one emulator threshold */
+	double traffic_ratio;      /* global sectors / the solution's */
+	double coalescing;         /* bytes asked / bytes of sectors moved (1 = perfect) */
+	double sectors_per_request;
+	double bytes_per_element;  /* bytes of sectors moved per element of the first output */
+	double bank_conflicts;     /* shared passes / conflict-free passes (1 = none) */
+	double lane_efficiency;    /* active lanes per warp instruction / 32 */
+	bool traffic_ok, coalescing_ok, bank_ok, lane_ok;
+};
+
+/* Judges the student's counters against the solution's and the check's emulator
+ * thresholds; ELEMENTS is the first output's size in the counted dataset. */
+void perf_model_evaluate(const struct spec_check *c, const struct perf_model *stu,
+			 const struct perf_model *sol, double elements,
+			 struct perf_model_verdict *v);
+
+/* The report text (malloc'd; NULL on ENOMEM). */
+char *perf_model_describe(const struct spec_check *c, const struct perf_model_verdict *v,
+			  const struct perf_model *stu, const char *dataset);
+
+/* What grade.c hands over for one check. */
+struct perf_context {
+	const struct lab_spec *spec;
+	enum backend_kind backend;          /* resolved: GPU or EMU */
+	const struct build_result *student; /* built */
+	const char *tmp;                    /* the grading run's private folder */
+	uint64_t seed;                      /* the run's seed: dataset i is generated with seed + i */
+	unsigned timeout_ms;                /* one run of the student program */
+	bool quick;                         /* a quick run: perf datasets were skipped */
+};
+
+/* Runs check C and adds its test to R. Returns 0 (failures are in the report), or a
+ * negative code for a configuration error (no nvcc...) explained in diags. */
+int perf_grade(const struct perf_context *ctx, const struct spec_check *c, struct report *r,
+	       struct diag_list *diags);
+
+#endif

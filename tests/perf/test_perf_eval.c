@@ -1,0 +1,201 @@
+/* The arithmetic of performance checks: peak rates from device attributes, a program's
+ * timing metrics, the verdict against the solution and the peak, and its text. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "devinfo.h"
+#include "harness/pl_timing.h"
+#include "perf.h"
+
+static void put(struct pl_file *f, const char *name, double v)
+{
+	pl_add(f, PL_METRIC, PL_F64, name, 1, NULL)->dval = v;
+}
+
+/* An H100 SXM as its attributes describe it. */
+static void h100(struct pl_file *f)
+{
+	put(f, "dev_sm_count", 132);
+	put(f, "dev_clock_khz", 1980000);
+	put(f, "dev_mem_clock_khz", 2619000);
+	put(f, "dev_bus_width_bits", 5120);
+	put(f, "dev_l2_bytes", 50331648);
+	put(f, "dev_cc_major", 9);
+	put(f, "dev_cc_minor", 0);
+}
+
+static void test_devinfo(void **state)
+{
+	(void)state;
+	struct pl_file f = { 0 };
+	struct devinfo d;
+	assert_int_equal(devinfo_from_result(&f, &d), -ENOENT);
+	h100(&f);
+	assert_int_equal(devinfo_from_result(&f, &d), 0);
+	assert_true(fabs(devinfo_peak_bandwidth(&d) - 3.35232e12) < 1e7);
+	assert_true(fabs(devinfo_peak_flops(&d) - 66.9e12) < 0.1e12);
+	assert_int_equal(devinfo_fp32_lanes(8, 0), 64);  /* A100 */
+	assert_int_equal(devinfo_fp32_lanes(8, 6), 128); /* RTX 30xx */
+	assert_int_equal(devinfo_fp32_lanes(3, 0), 0);
+	pl_release(&f);
+}
+
+static void timing(struct pl_file *f, int source, double ms, double rel)
+{
+	put(f, "timing_source", source);
+	put(f, "kernel_ms", ms);
+	put(f, "kernel_rel_err", rel);
+	put(f, "timing_reps", 40);
+	put(f, "transfer_ms", 25);
+}
+
+static void measure(struct perf_measure *m, int source, double a, double b)
+{
+	struct pl_file f = { 0 };
+	timing(&f, source, a, 0.004);
+	assert_int_equal(perf_measure_add(m, &f), 0);
+	pl_release(&f);
+	f = (struct pl_file){ 0 };
+	timing(&f, source, b, 0.002);
+	assert_int_equal(perf_measure_add(m, &f), 0);
+	pl_release(&f);
+}
+
+static void test_measure(void **state)
+{
+	(void)state;
+	struct perf_measure m = { 0 };
+	struct pl_file none = { 0 };
+	put(&none, "timing_source", PL_TIMING_NONE);
+	assert_int_equal(perf_measure_add(&m, &none), -ENOENT);
+	pl_release(&none);
+	measure(&m, PL_TIMING_CUPTI, 0.07, 0.08);
+	assert_int_equal(m.n, 2);
+	assert_true(fabs(m.kernel_ms - 0.075) < 1e-12);
+	assert_true(m.rel_err == 0.004);
+	assert_int_equal(m.reps, 80);
+	assert_int_equal(m.source, PL_TIMING_CUPTI);
+}
+
+static const struct spec_check bandwidth_check = {
+	.kind = SPEC_CHECK_PERFORMANCE, .points = 2, .metric = SPEC_PERF_BANDWIDTH,
+	.bytes = "3 * n * 4", .max_ratio = 3, .min_peak = 0.3,
+};
+
+static void dev_h100(struct devinfo *d)
+{
+	struct pl_file f = { 0 };
+	h100(&f);
+	devinfo_from_result(&f, d);
+	pl_release(&f);
+}
+
+static void test_pass_and_text(void **state)
+{
+	(void)state;
+	struct devinfo d;
+	dev_h100(&d);
+	struct perf_measure stu = { 0 }, sol = { 0 };
+	measure(&stu, PL_TIMING_CUPTI, 0.070, 0.070);
+	measure(&sol, PL_TIMING_CUPTI, 0.0686, 0.0686);
+	struct perf_verdict v;
+	double bytes = 3.0 * 16777216 * 4;
+	perf_evaluate(&bandwidth_check, bytes, &stu, &sol, &d, &v);
+	assert_true(v.passed && v.peak_judged);
+	assert_true(fabs(v.fraction - bytes / 70e-6 / 3.35232e12) < 1e-9);
+	char *text = perf_describe(&bandwidth_check, &stu, &sol, &d, &v);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "2.88 TB/s, 86% of peak, 0.98x the reference's speed"));
+	assert_non_null(strstr(text, "peak of this GPU: 3.35 TB/s"));
+	assert_non_null(strstr(text, "copies 25 ms per call"));
+	free(text);
+}
+
+static void test_too_slow(void **state)
+{
+	(void)state;
+	struct devinfo d;
+	dev_h100(&d);
+	struct perf_measure stu = { 0 }, sol = { 0 };
+	measure(&stu, PL_TIMING_CUPTI, 0.25, 0.25); /* 3.6x the solution, 24% of peak */
+	measure(&sol, PL_TIMING_CUPTI, 0.07, 0.07);
+	struct perf_verdict v;
+	perf_evaluate(&bandwidth_check, 3.0 * 16777216 * 4, &stu, &sol, &d, &v);
+	assert_false(v.passed);
+	assert_false(v.ratio_ok);
+	assert_false(v.peak_ok);
+	char *text = perf_describe(&bandwidth_check, &stu, &sol, &d, &v);
+	assert_non_null(strstr(text, "TOO SLOW: at most 3x passes"));
+	assert_non_null(strstr(text, "0.28x the reference's speed"));
+	free(text);
+	/* only the ratio counts without min_peak */
+	struct spec_check ratio_only = bandwidth_check;
+	ratio_only.min_peak = 0;
+	ratio_only.max_ratio = 4;
+	perf_evaluate(&ratio_only, 3.0 * 16777216 * 4, &stu, &sol, &d, &v);
+	assert_true(v.passed);
+	assert_false(v.peak_judged);
+}
+
+/* Events time the copies too: the fraction of peak is shown, never judged. */
+static void test_events_not_judged(void **state)
+{
+	(void)state;
+	struct devinfo d;
+	dev_h100(&d);
+	struct perf_measure stu = { 0 }, sol = { 0 };
+	measure(&stu, PL_TIMING_EVENTS, 30, 30);
+	measure(&sol, PL_TIMING_EVENTS, 29, 29);
+	struct perf_verdict v;
+	perf_evaluate(&bandwidth_check, 3.0 * 16777216 * 4, &stu, &sol, &d, &v);
+	assert_true(v.passed);
+	assert_false(v.peak_judged);
+	char *text = perf_describe(&bandwidth_check, &stu, &sol, &d, &v);
+	assert_non_null(strstr(text, "not judged"));
+	assert_non_null(strstr(text, "CUPTI unavailable"));
+	free(text);
+}
+
+static void test_flops_rate(void **state)
+{
+	(void)state;
+	char buf[32];
+	perf_format_rate(870e9, false, buf, sizeof(buf));
+	assert_string_equal(buf, "870 GB/s");
+	perf_format_rate(41.23e12, true, buf, sizeof(buf));
+	assert_string_equal(buf, "41.2 TFLOP/s");
+	struct devinfo d;
+	dev_h100(&d);
+	struct spec_check c = { .kind = SPEC_CHECK_PERFORMANCE, .metric = SPEC_PERF_FLOPS,
+				.flops = "2*n*n*n", .min_peak = 0.2 };
+	struct perf_measure stu = { 0 }, sol = { 0 };
+	measure(&stu, PL_TIMING_CUPTI, 5.0, 5.0);
+	measure(&sol, PL_TIMING_CUPTI, 2.5, 2.5);
+	struct perf_verdict v;
+	perf_evaluate(&c, 2.0 * 4096 * 4096 * 4096, &stu, &sol, &d, &v);
+	/* 27.5 TFLOP/s of 66.9: 41% */
+	assert_true(fabs(v.fraction - 0.4108) < 0.001);
+	assert_true(v.passed);
+	assert_true(v.ratio == 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_devinfo),
+		cmocka_unit_test(test_measure),
+		cmocka_unit_test(test_pass_and_text),
+		cmocka_unit_test(test_too_slow),
+		cmocka_unit_test(test_events_not_judged),
+		cmocka_unit_test(test_flops_rate),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
