@@ -62,11 +62,11 @@ for line in open(sys.argv[1]):
     base[f[0]] = dict(kind=f[1], work=float(f[2]), ms=float(f[3]), rate=float(f[4]), reps=int(f[5]))
 print("device: " + "  ".join(dev[1:]))
 print()
-print("%-8s %-26s %10s %14s" % ("baseline", "operation", "median ms", "rate"))
+print("%-8s %-30s %10s %14s" % ("baseline", "operation", "median ms", "rate"))
 names = {"copy": "cudaMemcpy D2D (r+w)", "copyk": "float4 copy kernel (r+w)", "reduce": "cub::DeviceReduce::Sum",
          "scan": "cub::DeviceScan::InclusiveSum", "hist": "cub::DeviceHistogram 256 bins", "sgemm": "cublasSgemm 4096^3"}
 for k, b in base.items():
-    print("%-8s %-26s %10.4f %14s" % (k, names.get(k, k), b["ms"], rate(b["rate"], b["kind"] == "flops")))
+    print("%-8s %-30s %10.4f %14s" % (k, names.get(k, k), b["ms"], rate(b["rate"], b["kind"] == "flops")))
 print()
 print("%-16s %-28s %10s %14s %7s %8s %8s %9s" % ("lab solution", "size", "kernel ms", "rate", "% peak", "vs copy", "vs base", "base"))
 copy = base.get("copy", {}).get("rate", 0)
@@ -78,8 +78,18 @@ for line in open(sys.argv[2]):
     r, frac, flops = float(r), float(frac), kind == "flops"
     b = base.get(bname)
     vs_copy = "%7.0f%%" % (100 * r / copy) if copy and kind == "bandwidth" else "       -"
-    vs_base = "%7.0f%%" % (100 * r / b["rate"]) if b and r else "       -"
+    vs_base = "%7.0f%%" % (100 * r / b["rate"]) if b and r and (kind == "flops") == (b["kind"] == "flops") else "       -"
+    # CUB rows: compare time per element (labs may count bytes differently from CUB)
+    per = {"reduce": 4, "scan": 8, "hist": 1}
+    n = dict(v.split("=") for v in vals.split(",") if "=" in v).get("n")
+    if b and bname in per and n:
+        lab_ns = float(ms) * 1e6 / float(n)
+        base_ns = b["ms"] * 1e6 / (b["work"] / per[bname])
+        vs_base = "%7.0f%%" % (100 * base_ns / lab_ns)
     print("%-16s %-28s %10.4f %14s %6.0f%% %8s %8s %9s" % (lab, vals[:28], float(ms), rate(r, flops) if r else "(time only)", 100 * frac, vs_copy, vs_base, bname))
 print()
+print("rate: the lab check's bytes (or flops) / median kernel time (CUPTI). vs copy: that rate /")
+print("the D2D copy's (bytes read + written). vs base: against CUB, the time per element (n)")
+print("of CUB over the lab's; against cuBLAS, the FLOP rates.")
 print("Targets (issue 8): memory-bound solutions at >= 80% of the copy at large sizes.")
 PY

@@ -5,11 +5,13 @@
 # time on a GPU, global sectors on the emulator).
 # Run from the repository root:
 #   bench/stability.sh [--pmpplab BIN] [--lab ID] [--backend gpu|emu] [--runs N] [--quick]
-#                      [SUBMISSION.cu...]
+#                      [--perf-only] [SUBMISSION.cu...]
 # Default: lab 01-vecadd, 10 runs, the lab's solution and its known-right submissions.
-# Each run is a full `pmpplab --grade` (fresh inputs: a new seed every time).
+# Each run is a full `pmpplab --grade` (fresh inputs: a new seed every time);
+# --perf-only grades a copy of the lab that keeps only its performance checks and their
+# datasets (faster: no memcheck, no small datasets).
 set -u
-pmpplab=build/ui/pmpplab lab=01-vecadd backend=gpu runs=10 quick=()
+pmpplab=build/ui/pmpplab lab=01-vecadd backend=gpu runs=10 quick=() perf_only=0
 subs=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -18,6 +20,7 @@ while [ $# -gt 0 ]; do
     --backend) backend=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --quick) quick=(--quick); shift ;;
+    --perf-only) perf_only=1; shift ;;
     -*) echo "usage: $0 [--pmpplab BIN] [--lab ID] [--backend gpu|emu] [--runs N] [--quick] [SUBMISSION.cu...]" >&2; exit 2 ;;
     *) subs+=("$1"); shift ;;
   esac
@@ -28,10 +31,29 @@ if [ ${#subs[@]} = 0 ]; then
 fi
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 export PMPPLAB_CACHE=${PMPPLAB_CACHE:-/tmp/pmpplab-stability-cache}
+labs=()
+if [ $perf_only = 1 ]; then
+  labdir=${PMPPLAB_LABS:-$PWD/labs}/$lab
+  mkdir -p "$work/labs/$lab"
+  python3 - "$labdir" "$work/labs/$lab/lab.yaml" <<'PY' || exit 2
+import os, sys, yaml
+src, dst = sys.argv[1], sys.argv[2]
+spec = yaml.safe_load(open(os.path.join(src, "lab.yaml")))
+absp = lambda p: p if os.path.isabs(p) else os.path.normpath(os.path.join(src, p))
+for k in ("student", "solution", "wrong", "right"):
+    if k in spec: spec[k] = absp(spec[k])
+spec["reference"]["file"] = absp(spec["reference"]["file"])
+spec["checks"] = [c for c in spec.get("checks", []) if c["kind"] == "performance"]
+keep = {c.get("dataset") for c in spec["checks"]} | {c.get("emu_dataset") for c in spec["checks"]}
+spec["datasets"] = [d for d in spec["datasets"] if d["name"] in keep]
+yaml.safe_dump(spec, open(dst, "w"), sort_keys=False)
+PY
+  labs=(--labs "$work/labs")
+fi
 for s in "${subs[@]}"; do
   k=$(echo "$s" | tr '/.' '__')
   for i in $(seq 1 "$runs"); do
-    "$pmpplab" --grade "$lab" --backend "$backend" "${quick[@]}" --submission "$s" --format json \
+    "$pmpplab" "${labs[@]}" --grade "$lab" --backend "$backend" "${quick[@]}" --submission "$s" --format json \
       --output "$work/$k.$i.json" >/dev/null 2>"$work/$k.$i.err"
     echo "$s run $i: exit $?" >&2
   done

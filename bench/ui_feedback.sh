@@ -24,7 +24,8 @@ command -v tmux >/dev/null 2>&1 || { echo "skipped: no tmux"; exit 77; }
 WORK=$(mktemp -d /tmp/pmpplab-bench.XXXXXX)
 SOCK="$WORK/tmux.sock"
 tm() { tmux -S "$SOCK" "$@"; }
-trap 'tm kill-server >/dev/null 2>&1; rm -rf "$WORK"' EXIT
+# pmpplab saves its state on the way out: give it a moment before removing the folder.
+trap 'tm kill-server >/dev/null 2>&1; sleep 0.3; rm -rf "$WORK"' EXIT
 
 "$PMPPLAB" --labs "$SRC/labs" --grade "$LAB" --quick --backend "$BACKEND" \
 	--submission "$SRC/kernels/$LAB/solution.cu" >"$WORK/probe.txt" 2>&1

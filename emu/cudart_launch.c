@@ -2,15 +2,18 @@
 #include "cudart_launch.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "cudart_device.h"
 #include "cudart_errors.h"
+#include "cudart_race.h" /* issue 6: PMPPLAB_EMU_RACECHECK */
 #include "cudart_registry.h"
 #include "cudart_report.h"
 #include "cudart_stream.h"
+#include "devmem.h"
 #include "ptx.h"
 
 /* What the real runtime returns for each bad configuration. Measured with
@@ -180,6 +183,38 @@ static void rt_explain_cfg(const struct rt_function *f, enum rt_cfg_problem p, d
 	}
 }
 
+/* The commonest beginner's fault: a host pointer (or NULL) passed as a kernel argument.
+ * When a bad address lies just past a pointer-sized argument that is not device memory,
+ * says which argument it was, into note (empty otherwise). */
+static void rt_explain_fault_args(const struct rt_function *f, void **args,
+				  const struct emu_fault *fault, char *note, size_t len)
+{
+	note[0] = '\0';
+	if (fault->kind != EMU_FAULT_OOB || !args || devmem_in_device_range(fault->addr))
+		return;
+	unsigned n = ptx_kernel_nparams(f->kernel);
+	for (unsigned i = 0; i < n; i++) {
+		if (ptx_kernel_param_size(f->kernel, i) != 8 || !args[i])
+			continue;
+		uint64_t v;
+		memcpy(&v, args[i], sizeof v);
+		struct devmem_info info;
+		if (devmem_in_device_range(v) || devmem_find(v, &info) == 0)
+			continue;
+		if (fault->addr < v || fault->addr - v >= (1ull << 30))
+			continue;
+		if (v == 0)
+			snprintf(note, len, "argument %u of %s is a NULL pointer: allocate it with "
+				 "cudaMalloc before the launch", i + 1, f->name);
+		else
+			snprintf(note, len, "argument %u of %s (0x%llx) is a host pointer: kernels "
+				 "can only use device memory; cudaMalloc a device buffer, "
+				 "cudaMemcpy the data into it, and pass that",
+				 i + 1, f->name, (unsigned long long)v);
+		return;
+	}
+}
+
 static cudaError_t rt_launch(struct rt_function *f, dim3 grid, dim3 block, void **args,
 			     size_t shmem, cudaStream_t stream)
 {
@@ -218,7 +253,7 @@ static cudaError_t rt_launch(struct rt_function *f, dim3 grid, dim3 block, void 
 	memset(&fault, 0, sizeof fault);
 	fflush(stdout); /* host output before the kernel's printf output */
 	double t0 = rt_now_ms();
-	int rc = emu_run(&l, &fault);
+	int rc = rt_race_run(&l, &fault, f->name); /* issue 6: PMPPLAB_EMU_RACECHECK */
 	double ms = rt_now_ms() - t0;
 	if (rc == 0) {
 		rt_report_launch(f->name, grid, block, shmem, cudaSuccess, ms);
@@ -234,7 +269,9 @@ static cudaError_t rt_launch(struct rt_function *f, dim3 grid, dim3 block, void 
 	}
 	/* The launch itself succeeded, as on a GPU; the fault surfaces at the next call. */
 	e = rt_launch_fault_code(&fault);
-	rt_report_kernel_fault(f->name, &fault, e);
+	char note[512];
+	rt_explain_fault_args(f, args, &fault, note, sizeof note);
+	rt_report_kernel_fault(f->name, &fault, e, note);
 	rt_report_launch(f->name, grid, block, shmem, e, ms);
 	rt_error_set_pending(e);
 	return cudaSuccess;

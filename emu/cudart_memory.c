@@ -324,7 +324,37 @@ static enum rt_side rt_side_of(const void *p)
 									 : RT_SIDE_HOST;
 }
 
-/* The checked copy every memcpy flavour ends in. No sticky check: callers did it. */
+/* Which side of the copy each pointer must be on, from the kind. */
+static void rt_copy_sides(enum cudaMemcpyKind kind, const void *dst, const void *src,
+			  enum rt_side *dside, enum rt_side *sside)
+{
+	switch (kind) {
+	case cudaMemcpyHostToHost: *dside = RT_SIDE_HOST, *sside = RT_SIDE_HOST; break;
+	case cudaMemcpyHostToDevice: *dside = RT_SIDE_DEVICE, *sside = RT_SIDE_HOST; break;
+	case cudaMemcpyDeviceToHost: *dside = RT_SIDE_HOST, *sside = RT_SIDE_DEVICE; break;
+	case cudaMemcpyDeviceToDevice: *dside = RT_SIDE_DEVICE, *sside = RT_SIDE_DEVICE; break;
+	default: *dside = rt_side_of(dst), *sside = rt_side_of(src); break;
+	}
+}
+
+/* Checks both ranges of a copy (dn bytes at dst, sn at src) and resolves them to
+ * host-addressable pointers. No sticky check: callers did it. */
+static cudaError_t rt_copy_resolve(const char *call, void *dst, size_t dn, const void *src,
+				   size_t sn, enum cudaMemcpyKind kind, void **d, void **s)
+{
+	if ((unsigned)kind > cudaMemcpyDefault) {
+		rt_report_api(call, "%d is not a cudaMemcpyKind", (int)kind);
+		return rt_misuse_codes[RT_MISUSE_COPY_KIND];
+	}
+	enum rt_side dside, sside;
+	rt_copy_sides(kind, dst, src, &dside, &sside);
+	cudaError_t e = rt_resolve(call, "dst", dst, dn, dside, rt_kind_name(kind), d);
+	if (!e)
+		e = rt_resolve(call, "src", src, sn, sside, rt_kind_name(kind), s);
+	return e;
+}
+
+/* The checked copy every memcpy flavour ends in. */
 static cudaError_t rt_copy(const char *call, void *dst, const void *src, size_t n,
 			   enum cudaMemcpyKind kind)
 {
@@ -334,18 +364,8 @@ static cudaError_t rt_copy(const char *call, void *dst, const void *src, size_t 
 	}
 	if (n == 0)
 		return cudaSuccess;
-	enum rt_side dside, sside;
-	switch (kind) {
-	case cudaMemcpyHostToHost: dside = RT_SIDE_HOST, sside = RT_SIDE_HOST; break;
-	case cudaMemcpyHostToDevice: dside = RT_SIDE_DEVICE, sside = RT_SIDE_HOST; break;
-	case cudaMemcpyDeviceToHost: dside = RT_SIDE_HOST, sside = RT_SIDE_DEVICE; break;
-	case cudaMemcpyDeviceToDevice: dside = RT_SIDE_DEVICE, sside = RT_SIDE_DEVICE; break;
-	default: dside = rt_side_of(dst), sside = rt_side_of(src); break;
-	}
 	void *d, *s;
-	cudaError_t e = rt_resolve(call, "dst", dst, n, dside, rt_kind_name(kind), &d);
-	if (!e)
-		e = rt_resolve(call, "src", src, n, sside, rt_kind_name(kind), &s);
+	cudaError_t e = rt_copy_resolve(call, dst, n, src, n, kind, &d, &s);
 	if (e)
 		return e;
 	memmove(d, s, n);
@@ -382,12 +402,16 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
 		return e;
 	if (width > dpitch || width > spitch)
 		return rt_error_set(cudaErrorInvalidPitchValue);
-	for (size_t r = 0; r < height; r++) {
-		e = rt_copy("cudaMemcpy2D", (char *)dst + r * dpitch,
-			    (const char *)src + r * spitch, width, kind);
-		if (e)
-			return rt_error_set(e);
-	}
+	if (!width || !height)
+		return cudaSuccess;
+	/* both whole spans first: a bad call copies nothing, as on a GPU */
+	char *d, *s;
+	e = rt_copy_resolve("cudaMemcpy2D", dst, dpitch * (height - 1) + width, src,
+			    spitch * (height - 1) + width, kind, (void **)&d, (void **)&s);
+	if (e)
+		return rt_error_set(e);
+	for (size_t r = 0; r < height; r++)
+		memmove(d + r * dpitch, s + r * spitch, width);
 	return cudaSuccess;
 }
 

@@ -295,7 +295,8 @@ static const char *rt_basename(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-void rt_report_kernel_fault(const char *kernel, const struct emu_fault *f, cudaError_t err)
+void rt_report_kernel_fault(const char *kernel, const struct emu_fault *f, cudaError_t err,
+			    const char *note)
 {
 	char where[600];
 	if (f->file)
@@ -312,6 +313,8 @@ void rt_report_kernel_fault(const char *kernel, const struct emu_fault *f, cudaE
 
 	fflush(stdout);
 	fprintf(stderr, "%serror: %s%s\n", where, who, f->message);
+	if (note && note[0])
+		fprintf(stderr, "%snote: %s\n", where, note);
 	if (f->kind == EMU_FAULT_UNSUPPORTED)
 		fprintf(stderr, "%snote: run this program with --backend gpu\n", where);
 	fprintf(stderr,
@@ -377,6 +380,23 @@ static void rt_strip_params(char *s)
 	}
 }
 
+/* Template functions demangle with their return type ("void reduce<256>"): skip to
+ * after the last space outside any <...> or (...). */
+static const char *rt_skip_return_type(const char *s)
+{
+	const char *start = s;
+	int depth = 0;
+	for (const char *p = s; *p; p++) {
+		if (*p == '<' || *p == '(')
+			depth++;
+		else if ((*p == '>' || *p == ')') && depth > 0)
+			depth--;
+		else if (*p == ' ' && depth == 0)
+			start = p + 1;
+	}
+	return start;
+}
+
 char *rt_report_kernel_name(const char *mangled, char *out, size_t len)
 {
 	if (!len)
@@ -391,7 +411,7 @@ char *rt_report_kernel_name(const char *mangled, char *out, size_t len)
 		char *d = demangle(mangled, NULL, NULL, &status);
 		if (d && status == 0) {
 			rt_strip_params(d);
-			snprintf(out, len, "%s", d);
+			snprintf(out, len, "%s", rt_skip_return_type(d));
 			free(d);
 			return out;
 		}

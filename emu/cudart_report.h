@@ -34,8 +34,9 @@ void rt_report_warning(const char *call, const char *fmt, ...)
 void rt_report_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* A kernel fault: the stderr diagnostic and the "fault" event. err is what the host
- * will see. */
-void rt_report_kernel_fault(const char *kernel, const struct emu_fault *f, cudaError_t err);
+ * will see; note (may be NULL or empty) is one more sentence of explanation. */
+void rt_report_kernel_fault(const char *kernel, const struct emu_fault *f, cudaError_t err,
+			    const char *note);
 
 /* One "launch" event (no stderr output). status cudaSuccess prints "ok". */
 void rt_report_launch(const char *kernel, dim3 grid, dim3 block, size_t shmem,

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "ptx_internal.h"
+#include "schedule.h"
 
 #define FULL 0xffffffffu
 #define SHARED_WIN 0xfe00000000000000ull /* generic addresses of shared memory */
@@ -80,7 +81,7 @@ struct frame {
 	const struct ptx_func *f;
 	uint64_t *regs;         /* nslots * 32 */
 	unsigned char *fparam;  /* fparam_size * 32, lane-major */
-	uint32_t ret_pc;        /* caller pc to resume */
+	uint32_t call_mask;     /* the lanes that made the call */
 	uint32_t retval_off;    /* caller .param offset receiving the return value */
 	unsigned stack_base;    /* SIMT stack index of the frame's base entry */
 	uint64_t local_base;    /* .local offset of this frame */
@@ -143,6 +144,8 @@ struct launch_ctx {
 	struct emu_fault fault;
 	char **outs; /* printf output per block, NULL when none */
 	const struct emu_hooks *hooks;
+	struct emu_schedule sched; /* block and warp order (schedule.h) */
+	unsigned slice;            /* warp instructions before the next warp runs */
 };
 
 /* ---- helpers -------------------------------------------------------------------- */
@@ -373,17 +376,20 @@ static void *mem_slow(struct block *b, struct warp *w, unsigned lane, const stru
 {
 	struct frame *fr = &w->frames[w->nframes - 1];
 	char why[200];
+	int sp = space;
 	if (size > 1 && (addr & (size - 1)) && space != SP_KPARAM && space != SP_FPARAM) {
+		int named = space != SP_GENERIC ? space
+			    : (addr & WIN_MASK) == SHARED_WIN ? SP_SHARED
+			    : (addr & WIN_MASK) == LOCAL_WIN ? SP_LOCAL : SP_GLOBAL;
 		fault_set(b, w, lane, in, EMU_FAULT_MISALIGNED, -EFAULT,
 			  "%s %u bytes of %s memory at 0x%llx, which is not aligned to %u bytes",
-			  is_write ? "wrote" : "read", size, space_name(space),
+			  is_write ? "wrote" : "read", size, space_name(named),
 			  (unsigned long long)addr, size);
 		b->fault.addr = addr;
 		b->fault.size = size;
 		b->fault.is_write = is_write;
 		return NULL;
 	}
-	int sp = space;
 	if (sp == SP_GENERIC) {
 		if ((addr & WIN_MASK) == SHARED_WIN) {
 			sp = SP_SHARED;
@@ -432,7 +438,8 @@ static void *mem_slow(struct block *b, struct warp *w, unsigned lane, const stru
 		size_t sz;
 		char *host;
 		if (devmem_lookup_range(addr, size, &base, &sz, &host) < 0) {
-			mem_fault(b, w, lane, in, space, addr, size, is_write, NULL);
+			mem_fault(b, w, lane, in, space == SP_CONST ? SP_CONST : SP_GLOBAL, addr,
+				  size, is_write, NULL);
 			return NULL;
 		}
 		memmove(w->c_base + 1, w->c_base, 3 * sizeof(w->c_base[0]));
@@ -481,6 +488,13 @@ static inline void store_n(void *p, unsigned size, uint64_t v)
 	}
 }
 
+/* Shared and local addresses are 32-bit: address arithmetic wraps modulo 2^32 there
+ * (a 32-bit base register plus a negative offset must not carry into bit 32). */
+static inline uint64_t space_addr_mask(int space)
+{
+	return space == SP_SHARED || space == SP_LOCAL ? 0xffffffffull : ~0ull;
+}
+
 /* The warp-wide fast path of a scalar access: when the active lanes' addresses are
  * aligned and all fall inside the block's shared memory or one cached global
  * allocation, returns the host base to add to (address - *bias); else NULL and the
@@ -489,8 +503,8 @@ static inline unsigned char *warp_range(struct block *b, struct warp *w, int spa
 					const uint64_t *a, int64_t off, unsigned size,
 					uint32_t m, uint64_t *bias)
 {
-	uint64_t lo = ~0ull, hi = 0, orr = 0;
-	LANES(uint64_t x = a[l] + (uint64_t)off; lo = x < lo ? x : lo; hi = x > hi ? x : hi;
+	uint64_t lo = ~0ull, hi = 0, orr = 0, am = space_addr_mask(space);
+	LANES(uint64_t x = (a[l] + (uint64_t)off) & am; lo = x < lo ? x : lo; hi = x > hi ? x : hi;
 	      orr |= x);
 	if (orr & (size - 1) || hi + size < hi)
 		return NULL;
@@ -1120,7 +1134,7 @@ static int warp_call(struct block *b, struct warp *w, const struct ptx_insn *in,
 	}
 	nf->retval_off = in->d[0];
 	nf->call = in;
-	nf->ret_pc = m; /* the lanes that made the call */
+	nf->call_mask = m;
 	nf->stack_base = w->sp;
 	return stack_push(w, 0, PTX_NOPC, m);
 }
@@ -1131,7 +1145,7 @@ static void warp_return(struct warp *w)
 	struct frame *cf = &w->frames[w->nframes - 1], *caller = &w->frames[w->nframes - 2];
 	const struct ptx_func *f = cf->f;
 	if (f->has_ret && cf->retval_off != PTX_NOPC) {
-		for (uint32_t mm = cf->ret_pc & w->live; mm; mm &= mm - 1) {
+		for (uint32_t mm = cf->call_mask & w->live; mm; mm &= mm - 1) {
 			unsigned l = (unsigned)__builtin_ctz(mm);
 			memcpy(caller->fparam + l * caller->f->fparam_size + cf->retval_off,
 			       cf->fparam + l * f->fparam_size + f->ret.offset, f->ret.size);
@@ -1151,7 +1165,7 @@ static int warp_exec(struct block *b, struct warp *w)
 	uint64_t *R = fr->regs;
 	uint64_t count = 0;
 	int rc = 0;
-	for (unsigned budget = TIMESLICE;;) {
+	for (unsigned budget = b->L->slice;;) {
 		if (w->sp == 0) {
 			w->state = W_DONE;
 			break;
@@ -1653,19 +1667,30 @@ static int warp_exec(struct block *b, struct warp *w)
 			int sg = is_signed_t(in->type);
 			uint64_t *d0 = DS(0), bias;
 			const unsigned char *base;
+			if (sp == SP_KPARAM && in->s[0] == SR_ZERO && !hooks &&
+			    (uint64_t)off + tot <= b->L->kparam_size) {
+				/* a kernel parameter: the same value for every lane */
+				for (unsigned k = 0; k < n; k++) {
+					uint64_t v = load_n(b->L->kparams + off + k * sz, sz, sg), *dk = DS(k);
+					LANES(dk[l] = v);
+				}
+				NEXT;
+			}
 			if (n == 1 && !hooks && (base = warp_range(b, w, (int)sp, a, off, sz, m, &bias))) {
-				base -= bias;
+				uint64_t am = space_addr_mask((int)sp); /* address -> offset in base */
+#define LD_AT(l) (base + (((a[l] + (uint64_t)off) & am) - bias))
 				if (sz == 4 && !sg)
-					LANES(uint32_t v; memcpy(&v, base + a[l] + (uint64_t)off, 4); d0[l] = v);
+					LANES(uint32_t v; memcpy(&v, LD_AT(l), 4); d0[l] = v);
 				else if (sz == 8)
-					LANES(memcpy(&d0[l], base + a[l] + (uint64_t)off, 8));
+					LANES(memcpy(&d0[l], LD_AT(l), 8));
 				else
-					LANES(d0[l] = load_n(base + a[l] + (uint64_t)off, sz, sg));
+					LANES(d0[l] = load_n(LD_AT(l), sz, sg));
+#undef LD_AT
 				NEXT;
 			}
 			for (uint32_t mm = m; mm; mm &= mm - 1) {
 				unsigned l = (unsigned)__builtin_ctz(mm);
-				uint64_t addr = a[l] + (uint64_t)off;
+				uint64_t addr = (a[l] + (uint64_t)off) & space_addr_mask((int)sp);
 				const unsigned char *p = mem_at(b, w, l, in, (int)sp, addr, tot, 0);
 				if (!p) {
 					rc = -EFAULT;
@@ -1692,16 +1717,18 @@ static int warp_exec(struct block *b, struct warp *w)
 			unsigned char *base;
 			if (n == 1 && !hooks && (base = warp_range(b, w, (int)sp, a, off, sz, m, &bias))) {
 				const uint64_t *v = SS(1);
-				base -= bias;
+				uint64_t am = space_addr_mask((int)sp);
+#define ST_AT(l) (base + (((a[l] + (uint64_t)off) & am) - bias))
 				if (sz == 4)
-					LANES(uint32_t x = (uint32_t)v[l]; memcpy(base + a[l] + (uint64_t)off, &x, 4));
+					LANES(uint32_t x = (uint32_t)v[l]; memcpy(ST_AT(l), &x, 4));
 				else
-					LANES(store_n(base + a[l] + (uint64_t)off, sz, v[l]));
+					LANES(store_n(ST_AT(l), sz, v[l]));
+#undef ST_AT
 				NEXT;
 			}
 			for (uint32_t mm = m; mm; mm &= mm - 1) {
 				unsigned l = (unsigned)__builtin_ctz(mm);
-				uint64_t addr = a[l] + (uint64_t)off;
+				uint64_t addr = (a[l] + (uint64_t)off) & space_addr_mask((int)sp);
 				unsigned char *p = mem_at(b, w, l, in, (int)sp, addr, tot, 1);
 				if (!p) {
 					rc = -EFAULT;
@@ -1723,7 +1750,7 @@ static int warp_exec(struct block *b, struct warp *w)
 			unsigned sp = in->space;
 			for (uint32_t mm = m; mm; mm &= mm - 1) {
 				unsigned l = (unsigned)__builtin_ctz(mm);
-				uint64_t addr = a[l] + (uint64_t)in->off;
+				uint64_t addr = (a[l] + (uint64_t)in->off) & space_addr_mask((int)sp);
 				void *p = mem_at(b, w, l, in, (int)sp, addr, sz, 1);
 				if (!p) {
 					rc = -EFAULT;
@@ -1731,7 +1758,7 @@ static int warp_exec(struct block *b, struct warp *w)
 				}
 #if EMU_HOOKS
 				if (__builtin_expect(hooks != NULL, 0) && hooks->on_access)
-					hooks->on_access(hooks->ctx, b->idx, w->id, l, (int)sp, addr, sz, 1, in->line);
+					hooks->on_access(hooks->ctx, b->idx, w->id, l, (int)sp, addr, sz, 2, in->line);
 #endif
 				uint64_t old = atom_one(in, p, bv[l], cv[l]);
 				if (d)
@@ -1794,6 +1821,25 @@ static int warp_exec(struct block *b, struct warp *w)
 				      res[l] = r);
 				LANES(d[l] = res[l]);
 			}
+			NEXT;
+		}
+		CASE(REDUX) {
+			uint64_t *d = DS(0);
+			const uint64_t *a = SS(0);
+			int sg = is_signed_t(in->type);
+			int64_t acc = in->mod == AOP_AND ? -1 : 0;
+			int first = 1;
+			LANES(int64_t v = sg ? (int32_t)a[l] : (int64_t)(uint32_t)a[l];
+			      switch (in->mod) {
+			      case AOP_ADD: acc += v; break;
+			      case AOP_MIN: acc = first || v < acc ? v : acc; break;
+			      case AOP_MAX: acc = first || v > acc ? v : acc; break;
+			      case AOP_AND: acc &= v; break;
+			      case AOP_OR: acc |= v; break;
+			      default: acc ^= v; break;
+			      }
+			      first = 0);
+			LANES(d[l] = (uint32_t)acc);
 			NEXT;
 		}
 		CASE(ACTIVEMASK) {
@@ -1981,8 +2027,8 @@ static int block_run(struct worker *wk, unsigned idx)
 		w->state = W_RUN;
 		w->sp = 0;
 		w->nframes = 0;
-		memset(w->c_base, 0, sizeof w->c_base);
-		memset(w->c_end, 0, sizeof w->c_end);
+		/* the allocation cache stays valid for the whole launch (nothing is freed
+		 * while a kernel runs): keeping it spares the shared devmem lock */
 		w->red_pending = 0;
 		w->insns = 0;
 		if (w->kinit) {
@@ -2009,10 +2055,12 @@ static int block_run(struct worker *wk, unsigned idx)
 		}
 		w->frames[0].stack_base = 0;
 	}
+	unsigned order[32], round = 0; /* at most 1024 threads: 32 warps */
+	emu_schedule_warps(&L->sched, idx, round, order, b->nwarps);
 	for (;;) {
 		int running = 0, waiting = 0;
-		for (unsigned i = 0; i < b->nwarps; i++) {
-			struct warp *w = &b->warps[i];
+		for (unsigned k = 0; k < b->nwarps; k++) {
+			struct warp *w = &b->warps[order[k]];
 			if (w->state == W_RUN) {
 				rc = warp_exec(b, w);
 				if (rc || b->faulted) {
@@ -2047,6 +2095,7 @@ static int block_run(struct worker *wk, unsigned idx)
 		b->red_popc = 0;
 		b->red_and = 1;
 		b->red_or = 0;
+		emu_schedule_warps(&L->sched, idx, ++round, order, b->nwarps);
 		if (atomic_load_explicit(&L->stop, memory_order_relaxed))
 			break;
 	}
@@ -2121,10 +2170,10 @@ static void *worker_main(void *arg)
 	for (;;) {
 		if (atomic_load_explicit(&L->stop, memory_order_relaxed))
 			break;
-		unsigned idx = atomic_fetch_add(&L->next, 1);
-		if (idx >= L->nblocks)
+		unsigned i = atomic_fetch_add(&L->next, 1);
+		if (i >= L->nblocks)
 			break;
-		if (block_run(wk, idx))
+		if (block_run(wk, emu_schedule_block(&L->sched, i, L->nblocks)))
 			break;
 	}
 	atomic_fetch_add(&emu_insn_total, wk->insns);
@@ -2215,6 +2264,8 @@ int emu_run(const struct emu_launch *l, struct emu_fault *fault)
 	}
 	L.nblocks = (unsigned)((uint64_t)g->x * g->y * g->z);
 	L.hooks = atomic_load(&emu_hooks_cur);
+	emu_schedule_current(&L.sched);
+	L.slice = L.sched.slice ? L.sched.slice : TIMESLICE;
 	pthread_mutex_init(&L.lock, NULL);
 	int rc = launch_params(&L);
 	if (rc) {

@@ -56,15 +56,22 @@ int emu_run(const struct emu_launch *l, struct emu_fault *fault);
  * of one launch is written in block order, then thread order, at the end of each block. */
 void emu_set_printf_stream(void *file /* FILE* */);
 
-/* Per-launch hooks for tracing/race analysis (issues 6, 7). NULL = off; the
- * interpreter checks one likely-NULL pointer per instruction/access. */
+/* Hooks for tracing and race analysis (issues 6, 7). NULL = off: the interpreter then
+ * tests one likely-NULL pointer per warp instruction; building exec.c with
+ * -DEMU_HOOKS=0 removes even that. A launch reads the hooks once, at its start. With
+ * hooks on, every memory access goes through on_access (the warp-wide fast path of
+ * loads and stores is skipped). Callbacks run on worker threads, concurrently for
+ * different blocks; they must not call emu_run. */
 struct emu_hooks {
 	void *ctx;
 	/* called before each decoded instruction a warp executes */
 	void (*on_insn)(void *ctx, unsigned block_linear, unsigned warp, uint32_t active,
 			unsigned pc, unsigned line);
-	/* called for each memory access of a warp instruction (space: 0 global, 1 shared,
-	 * 2 local, 3 const, 4 param) */
+	/* called for each lane's memory access: space is the instruction's enum ptx_space
+	 * (ptx_internal.h: SP_GENERIC, SP_GLOBAL, SP_SHARED...) and addr the address it
+	 * computed; generic addresses of shared memory are 0xfe00000000000000 + offset,
+	 * of local memory 0xff00000000000000 + offset. is_write: 0 read, 1 write,
+	 * 2 atomic read-modify-write. */
 	void (*on_access)(void *ctx, unsigned block_linear, unsigned warp, unsigned lane,
 			  int space, uint64_t addr, unsigned size, int is_write, unsigned line);
 	/* called when a warp reaches a barrier */

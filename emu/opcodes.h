@@ -77,6 +77,7 @@
 	X(SHFL, "shfl")             /* shfl.sync .up .down .bfly .idx */                     \
 	X(VOTE, "vote")             /* vote.sync .all .any .uni .ballot */                   \
 	X(MATCH, "match")           /* match.any.sync / match.all.sync */                    \
+	X(REDUX, "redux")           /* redux.sync: add/min/max/and/or/xor over the warp */    \
 	X(ACTIVEMASK, "activemask") /* d = the mask of active lanes */                       \
 	X(CALL, "call")             /* call a .func with .param arguments */                 \
 	X(RET, "ret")               /* return (exit in a kernel) */                          \

@@ -706,7 +706,21 @@ struct ctx {
 	unsigned line;
 	int clock; /* set when an operand is %clock & co (1 clock, 2 clock64, 3 globaltimer) */
 	int64_t local_off; /* set when an operand is the address of a .local variable */
+	const struct tok *unsupported_sreg; /* an unknown %special operand */
 };
+
+/* PTX special registers the emulator does not model (so not a typo of a register). */
+static int is_special_name(const struct tok *t)
+{
+	static const char *const pre[] = { "%dynamic_smem_size", "%total_smem_size",
+					   "%aggr_smem_size", "%reserved_smem", "%cluster",
+					   "%nclusterid", "%is_explicit_cluster", "%envreg", "%pm",
+					   "%current_graph_exec" };
+	for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
+		if (t->len >= strlen(pre[i]) && !memcmp(t->p, pre[i], strlen(pre[i])))
+			return 1;
+	return 0;
+}
 
 /* Resolves a name used as a value: a register, special register or symbol address.
  * Returns the slot, or -1 with an error set. */
@@ -749,6 +763,11 @@ static int name_slot(struct ctx *c, const struct tok *t, unsigned ty, int *local
 	}
 	if (g && g->kind == K_FUNC)
 		return slot_imm(c->b, g->val, 0);
+	if (t->p[0] == '%' && !e && is_special_name(t)) {
+		/* a special register the emulator does not model: refused when executed */
+		c->unsupported_sreg = t;
+		return SR_ZERO;
+	}
 	(void)ty;
 	perr(p, c->line, "unknown name '%.*s'", (int)t->len, t->p);
 	return -1;
@@ -784,11 +803,9 @@ static int scalar_operand(struct ctx *c, struct tok *t, size_t n, unsigned ty)
 		return s;
 	}
 	if (s >= 0 && n >= 3 && t[1].kind == '+') {
-		/* sym+imm as a value */
+		/* sym+imm as a value: the symbol's immediate plus the offset */
 		uint64_t a;
 		if (parse_number(&t[2], &a, &isf) == 0) {
-			uint64_t base = (s < (int)c->b->f->nslots && s >= SR__COUNT) ? 0 : 0;
-			(void)base;
 			for (unsigned i = 0; i < c->b->f->nimm; i++)
 				if ((int)c->b->f->imm_slots[i] == s)
 					return slot_imm(c->b, c->b->f->imm_vals[i] + a, 0);
@@ -913,8 +930,6 @@ static const char *unsupported_feature(const char *mn, size_t len)
 		return "programmatic dependent launch is not emulated";
 	if (MN("multimem"))
 		return "multimem (NVLink multicast) is not emulated";
-	if (MN("redux"))
-		return "redux.sync (warp reductions of sm_80) is not emulated";
 	if (MN("elect") || MN("setmaxnreg") || MN("stackrestore") || MN("stacksave") ||
 	    MN("alloca"))
 		return NULL;
@@ -1177,6 +1192,17 @@ static int decode_insn(struct ctx *c, size_t end)
 			in->type = md.ntypes > 1 ? (uint8_t)md.types[1] : in->type;
 		}
 	}
+	if (op == OP_REDUX) {
+		static const char *const rops[] = { "add", "min", "max", "", "", "and", "or", "xor" };
+		in->mod = 0xff;
+		for (int i = 0; i < md.nw; i++) {
+			int k = word_in(md.w[i], md.wl[i], rops, 8);
+			if (k >= 0 && rops[k][0])
+				in->mod = (uint8_t)k;
+		}
+		if (in->mod == 0xff || ptx_type_size(in->type) != 4)
+			return add_unsupported(c, "this form of redux.sync is not emulated", NULL);
+	}
 	if (op == OP_ATOM || op == OP_RED) {
 		static const char *const aops[] = { "add", "min", "max", "inc", "dec",
 						    "and", "or", "xor", "exch", "cas" };
@@ -1341,13 +1367,19 @@ static int decode_insn(struct ctx *c, size_t end)
 		}
 		in->s[ns++] = (uint32_t)s;
 	}
-	if (op == OP_LD || op == OP_ST || op == OP_ATOM || op == OP_RED) {
-		/* the address is s[0]; for st/red the address is the first operand */
-		if (op == OP_ST || op == OP_RED) {
-			/* ops[0] was the address, parsed into s[0] with ns counting it */
-		}
-	}
+	/* ld/st/atom/red: s[0] is the address base (for st/red the first operand) */
 	in->ns = (uint8_t)ns;
+	if (c->unsupported_sreg) {
+		const struct tok *s = c->unsupported_sreg;
+		char what[160];
+		if (s->len >= 8 && !memcmp(s->p, "%cluster", 8))
+			snprintf(what, sizeof what, "thread block clusters (%.*s) are not emulated",
+				 (int)s->len, s->p);
+		else
+			snprintf(what, sizeof what, "the special register %.*s is not emulated",
+				 (int)s->len, s->p);
+		return add_unsupported(c, what, NULL);
+	}
 	if (c->clock) {
 		in->op = OP_CLOCK;
 		in->mod = (uint8_t)c->clock;
@@ -1538,7 +1570,7 @@ static int parse_body(struct parser *p, struct fbuild *b)
 		struct ptx_insn *in;
 		if (add_insn(b, &in))
 			return -ENOMEM;
-		struct ctx c = { p, b, in, t->line, 0, -1 };
+		struct ctx c = { p, b, in, t->line, 0, -1, NULL };
 		if (t->kind == '@') {
 			p->i++;
 			if (peek(p)->kind == '!') {
@@ -1660,7 +1692,6 @@ static int parse_function(struct parser *p, int is_entry, int is_extern)
 	if (!f)
 		return -ENOMEM;
 	p->i++;
-	int redecl = f->nparams || f->has_ret || f->defined;
 	/* reset the signature: a prototype may precede the definition */
 	for (unsigned i = 0; i < f->nparams; i++)
 		free(f->params[i].name);
@@ -1671,7 +1702,6 @@ static int parse_function(struct parser *p, int is_entry, int is_extern)
 	f->has_ret = 0;
 	f->ret.name = NULL;
 	f->fparam_size = 0;
-	(void)redecl;
 	f->is_entry = is_entry;
 	f->is_extern = is_extern;
 	f->line = line;

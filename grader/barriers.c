@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "datagen.h"
 #include "fsutil.h"
 #include "harness/pl_io.h"
@@ -40,6 +41,10 @@ static const char idea_diverge[] =
 	"__syncthreads() must be reached by every thread of the block or by none: keep it out "
 	"of conditions on threadIdx and out of code after an early return, and guard the loads "
 	"and stores instead (PMPP ch. 4 and 5).";
+static const char idea_sched[] =
+	"A correct kernel gives the same result whatever order the warps run in; a result that "
+	"changes with the order depends on a race, usually a missing __syncthreads() "
+	"(PMPP ch. 4: barrier synchronisation).";
 static const char idea_few[] =
 	"Each phase of a tiled or strided algorithm needs its barriers: one after the tile is "
 	"loaded, one before it is overwritten, one per reduction or scan step (PMPP ch. 5, 10, "
@@ -169,6 +174,49 @@ int barriers_static(const char *ptx_path, const char *kernel, unsigned min_barri
 			set_msg(&f, "kernel %s has %u __syncthreads() but this lab's algorithm needs at "
 				"least %u", name, k->nblock_barriers, min_barriers);
 		add(out, &f);
+	}
+	uniformity_report_free(r);
+	return 0;
+}
+
+int barriers_describe(const char *ptx_path, FILE *f)
+{
+	struct uniformity_report *r;
+	int rc = uniformity_analyze_file(ptx_path, &r, NULL, 0);
+	if (rc)
+		return rc;
+	for (unsigned i = 0; i < r->nkernels; i++) {
+		const struct uniformity_kernel *k = &r->kernels[i];
+		if (!k->is_entry || !k->nbarriers)
+			continue;
+		char name[128];
+		plain_name(k->name, name, sizeof name);
+		fprintf(f, "kernel %s:", name);
+		static const char *const what[] = { "__syncthreads()", "__syncthreads_count/and/or()",
+						    "bar.arrive", "__syncwarp()" };
+		const char *sep = " ";
+		for (unsigned kind = 0; kind < 4; kind++) {
+			unsigned seen[64], n = 0;
+			char lines[400] = "";
+			size_t len = 0;
+			for (unsigned j = 0; j < k->nbarriers && n < 64; j++) {
+				const struct uniformity_barrier *b = &k->barriers[j];
+				unsigned q = 0;
+				while (q < n && seen[q] != b->line)
+					q++;
+				if (b->kind != kind || q < n)
+					continue; /* unrolled copies share a line */
+				seen[n++] = b->line;
+				if (len < sizeof lines)
+					len += (size_t)snprintf(lines + len, sizeof lines - len, "%s%u",
+								n > 1 ? ", " : "", b->line);
+			}
+			if (n) {
+				fprintf(f, "%s%s at line%s %s", sep, what[kind], n > 1 ? "s" : "", lines);
+				sep = "; ";
+			}
+		}
+		fprintf(f, "%s\n", k->ndivergent ? "" : " (none under a thread-dependent condition)");
 	}
 	uniformity_report_free(r);
 	return 0;
@@ -350,11 +398,20 @@ unsigned barriers_scan_sanitizer(const char *output, const char *tool,
 
 void barriers_format(FILE *f, const struct barriers_findings *fs, unsigned max)
 {
-	for (unsigned i = 0; i < fs->n && i < max; i++) {
-		const struct barriers_finding *x = &fs->items[i];
-		fprintf(f, "%s:%u: %s: %s%s\n  why: %s\n", x->file[0] ? x->file : "?", x->line,
-			x->severity == BARRIERS_ERROR ? "error" : "warning",
-			x->intra_warp ? "(inside one warp) " : "", x->message, x->idea ? x->idea : "");
+	unsigned shown = 0;
+	for (int pass = 0; pass < 2; pass++) { /* errors first, then warnings */
+		for (unsigned i = 0; i < fs->n; i++) {
+			const struct barriers_finding *x = &fs->items[i];
+			if ((x->severity == BARRIERS_ERROR) != (pass == 0) || shown >= max)
+				continue;
+			shown++;
+			if (x->file[0])
+				fprintf(f, "%s:%u: ", x->file, x->line);
+			fprintf(f, "%s: %s%s\n  why: %s\n",
+				x->severity == BARRIERS_ERROR ? "error" : "warning",
+				x->intra_warp ? "(inside one warp) " : "", x->message,
+				x->idea ? x->idea : "");
+		}
 	}
 	if (fs->n > max)
 		fprintf(f, "... and %u more\n", fs->n - max);
@@ -388,13 +445,16 @@ static int ensure_request(const struct barriers_context *ctx, const struct spec_
 /* Runs the student program once; tool: compute-sanitizer's path (GPU) or NULL. */
 static int run_once(const struct barriers_context *ctx, const char *tool, const char *toolname,
 		    const char *request, const char *result, const char *events,
-		    struct runner_result *res)
+		    const char *schedule, struct runner_result *res)
 {
 	const struct build_result *b = ctx->student;
-	char ptx_env[PATH_MAX + 32], events_env[PATH_MAX + 32];
+	char ptx_env[PATH_MAX + 32], events_env[PATH_MAX + 32], sched_env[96];
 	snprintf(ptx_env, sizeof ptx_env, "PMPPLAB_EMU_PTX=%s", b->ptx ? b->ptx : "");
 	snprintf(events_env, sizeof events_env, "PMPPLAB_EVENTS=%s", events);
-	char *env[] = { ptx_env, events_env, "PMPPLAB_EMU_RACECHECK=1", NULL };
+	snprintf(sched_env, sizeof sched_env, "PMPPLAB_EMU_SCHEDULE=%s", schedule ? schedule : "");
+	/* the race checker on the forward run only; the reordered runs compare outputs */
+	char *env[] = { ptx_env, events_env, schedule ? sched_env : "PMPPLAB_EMU_RACECHECK=1",
+			NULL };
 	const char *argv[12];
 	int argc = 0;
 	if (tool) {
@@ -418,6 +478,82 @@ static int run_once(const struct barriers_context *ctx, const char *tool, const 
 	return runner_run(&o, res);
 }
 
+/* Compares the outputs in result with the reference's in expected; on a difference
+ * writes its description into why (malloc'd) and returns false. */
+static bool same_outputs(const struct lab_spec *spec, const char *expected, const char *result,
+			 char **why)
+{
+	struct pl_file exp, act;
+	char err[256];
+	*why = NULL;
+	if (pl_read(&exp, expected, err, sizeof err) < 0)
+		return true; /* no reference result: nothing to compare with */
+	if (pl_read(&act, result, err, sizeof err) < 0) {
+		pl_release(&exp);
+		*why = strdup("the program produced no result");
+		return false;
+	}
+	bool same = true;
+	for (unsigned i = 0; i < spec->outputs_count && same; i++) {
+		const struct spec_buffer *o = &spec->outputs[i];
+		struct pl_item *e = pl_find(&exp, PL_OUTPUT, o->name), *a = pl_find(&act, PL_OUTPUT, o->name);
+		if (!e || !a || e->count != a->count)
+			continue; /* the correctness test reports missing outputs */
+		struct spec_tolerance tol = o->tolerance ? *o->tolerance : compare_default_tolerance(o->type);
+		struct compare_result r;
+		compare_buffers(o->type, &tol, e->data, a->data, e->count, &r);
+		if (r.wrong) {
+			*why = compare_describe(&r, o->name, o->type);
+			same = false;
+		}
+	}
+	pl_release(&exp);
+	pl_release(&act);
+	return same;
+}
+
+/* The emulator runs the dataset again with the warps and blocks in other orders and
+ * switching warps often; a result that changes is a race the forward order hid. */
+static void schedule_checks(const struct barriers_context *ctx, const struct spec_dataset *d,
+			    const char *request, struct barriers_findings *fs, FILE *notes)
+{
+	char expected[PATH_MAX], order[2][48];
+	snprintf(expected, sizeof expected, "%s/%s.expected", ctx->tmp, d->name);
+	if (access(expected, R_OK) != 0) {
+		fprintf(notes, "warp orders not compared: the reference did not run on dataset %s\n",
+			d->name);
+		return;
+	}
+	snprintf(order[0], sizeof order[0], "reverse");
+	snprintf(order[1], sizeof order[1], "random:%llu/7", (unsigned long long)(ctx->seed % 100000));
+	for (unsigned i = 0; i < 2; i++) {
+		char result[PATH_MAX], events[PATH_MAX];
+		snprintf(result, sizeof result, "%s/%s.order%u", ctx->tmp, d->name, i);
+		snprintf(events, sizeof events, "%s.events", result);
+		struct runner_result res;
+		if (run_once(ctx, NULL, NULL, request, result, events, order[i], &res) < 0)
+			continue;
+		char *why = NULL;
+		bool ran = res.status == RUNNER_EXITED && res.exit_code == 0;
+		bool broke = ran && !same_outputs(ctx->spec, expected, result, &why);
+		if (broke) {
+			struct barriers_finding f = { .severity = BARRIERS_ERROR, .idea = idea_sched };
+			snprintf(f.kind, sizeof f.kind, "schedule-dependent");
+			snprintf(f.source, sizeof f.source, "emulator");
+			const char *nl = why ? strchr(why, '\n') : NULL;
+			set_msg(&f, "with the warps run in %s order the result is wrong on dataset %s: "
+				"%.*s", i ? "a random (seeded) interleaved" : "reverse", d->name,
+				nl ? (int)(nl - why) : 300, why ? why : "");
+			/* no file:line: no single line is to blame, the whole run's result is */
+			add(fs, &f);
+		}
+		free(why);
+		runner_result_release(&res);
+		if (broke)
+			break; /* one order that breaks the result is enough */
+	}
+}
+
 /* The dynamic half: the emulator's tracker, or racecheck and synccheck on a GPU. Adds a
  * line to notes when something could not be checked. */
 static void dynamic_checks(const struct barriers_context *ctx, const struct spec_check *c,
@@ -434,7 +570,7 @@ static void dynamic_checks(const struct barriers_context *ctx, const struct spec
 		snprintf(result, sizeof result, "%s/%s.barriers", ctx->tmp, d->name);
 		snprintf(events, sizeof events, "%s.events", result);
 		struct runner_result res;
-		if (run_once(ctx, NULL, NULL, request, result, events, &res) < 0) {
+		if (run_once(ctx, NULL, NULL, request, result, events, NULL, &res) < 0) {
 			fprintf(notes, "could not start the program for the race check\n");
 			return;
 		}
@@ -443,6 +579,7 @@ static void dynamic_checks(const struct barriers_context *ctx, const struct spec
 			fprintf(notes, "the program ran out of time under the race checker (dataset "
 				"%s); the findings above are from the part that ran\n", d->name);
 		runner_result_release(&res);
+		schedule_checks(ctx, d, request, fs, notes);
 		return;
 	}
 	char *sanitizer = paths_cuda_tool("compute-sanitizer");
@@ -457,7 +594,7 @@ static void dynamic_checks(const struct barriers_context *ctx, const struct spec
 		snprintf(result, sizeof result, "%s/%s.%s", ctx->tmp, d->name, tools[i]);
 		snprintf(events, sizeof events, "%s.events", result);
 		struct runner_result res;
-		if (run_once(ctx, sanitizer, tools[i], request, result, events, &res) < 0)
+		if (run_once(ctx, sanitizer, tools[i], request, result, events, NULL, &res) < 0)
 			continue;
 		barriers_scan_sanitizer(res.out, tools[i], fs);
 		barriers_scan_sanitizer(res.err, tools[i], fs);
@@ -494,6 +631,8 @@ int barriers_grade(const struct barriers_context *ctx, const struct spec_check *
 		else
 			fprintf(tf, "no barrier misuse or shared-memory race found (dataset %s)\n",
 				dataset_of(ctx->spec, c)->name);
+		if (ptx)
+			barriers_describe(ptx, tf);
 		fputs(notes ? notes : "", tf);
 		fclose(tf);
 	}

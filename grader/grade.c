@@ -393,6 +393,11 @@ int grade_lab(const struct lab_spec *spec, const struct grade_opts *opts, struct
 	*out = NULL;
 	struct grading g = { .spec = spec, .opts = opts, .diags = diags };
 	g.backend = backend_resolve(opts->backend);
+	if (g.backend == BACKEND_GPU && opts->backend == BACKEND_GPU && !backend_gpu_present()) {
+		diag_add(diags, DIAG_ERROR, NULL, 0, 0,
+			 "--backend gpu, but no GPU is usable here (no CUDA driver, or no device): grade with --backend emu, or leave --backend out to choose automatically");
+		return -ENODEV;
+	}
 	char *student = opts->submission ? NULL : spec_path(spec, spec->student);
 	g.source = opts->submission ? opts->submission : student;
 	if (access(g.source, R_OK) != 0) {

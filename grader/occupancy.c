@@ -164,6 +164,22 @@ const char *occ_limit_name(unsigned limits)
 	return "none";
 }
 
+char *occ_limit_list(unsigned limits, char *buf, size_t n)
+{
+	static const unsigned order[] = {OCC_LIM_REGISTERS, OCC_LIM_SHARED, OCC_LIM_WARPS,
+					 OCC_LIM_BLOCKS, OCC_LIM_BARRIERS};
+	size_t len = 0;
+	if (n)
+		buf[0] = '\0';
+	for (unsigned i = 0; i < 5 && n; i++)
+		if (limits & order[i])
+			len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s", len ? " + " : "",
+						occ_limit_name(order[i]));
+	if (n && !buf[0])
+		snprintf(buf, n, "none");
+	return buf;
+}
+
 const char *occ_limit_advice(unsigned limits)
 {
 	if (limits & OCC_LIM_REGISTERS)

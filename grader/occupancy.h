@@ -90,6 +90,9 @@ int occ_curve(const struct occ_device *d, const struct occ_kernel *k,
 /* "registers", "shared memory", "warps per SM", "blocks per SM", "barriers" for the
  * most telling bit of LIMITS (registers and shared memory before the rest); "none". */
 const char *occ_limit_name(unsigned limits);
+/* Every bit of LIMITS by name, most telling first, joined by " + " ("registers + warps
+ * per SM"), into BUF. Returns BUF. */
+char *occ_limit_list(unsigned limits, char *buf, size_t n);
 /* One sentence saying what to change to raise occupancy, for the panel and reports. */
 const char *occ_limit_advice(unsigned limits);
 

@@ -37,6 +37,7 @@ int perf_measure_add(struct perf_measure *m, const struct pl_file *result)
 	m->rel_err = fmax(m->rel_err, metric(result, "kernel_rel_err", 0));
 	m->transfer_ms = metric(result, "transfer_ms", 0);
 	m->reps += (unsigned)metric(result, "timing_reps", 0);
+	m->leaked_bytes = fmax(m->leaked_bytes, metric(result, "timing_leaked_bytes_per_call", 0));
 	/* events (2) are worse than CUPTI (1): the time then includes the copies */
 	m->source = source > m->source ? source : m->source;
 	return 0;
@@ -130,6 +131,9 @@ char *perf_describe(const struct spec_check *c, const struct perf_measure *stu,
 		fprintf(f, "device: compute capability %u.%u, %u SMs at %u MHz, memory %u MHz x %u bit\n",
 			dev->cc_major, dev->cc_minor, dev->sm_count, dev->clock_khz / 1000,
 			dev->mem_clock_khz / 1000, dev->bus_width_bits);
+	if (stu->leaked_bytes >= 1 << 20)
+		fprintf(f, "Each call of your entry point left %.0f MB of device memory allocated: cudaFree every buffer you cudaMalloc.\n",
+			stu->leaked_bytes / (1 << 20));
 	if (!v->passed)
 		fprintf(f, "%s", c->metric == SPEC_PERF_FLOPS
 					 ? "Look at how often each input is loaded from global memory: tiling through shared memory reuses it.\n"
@@ -270,7 +274,8 @@ static int measured_run(const struct perf_context *ctx, const struct build_resul
 	char result[PATH_MAX], ptx[PATH_MAX + 32];
 	snprintf(result, sizeof(result), "%s/perf.result", ctx->tmp);
 	snprintf(ptx, sizeof(ptx), "PMPPLAB_EMU_PTX=%s", b->ptx ? b->ptx : "");
-	char *env[] = { (char *)mode, ptx, NULL };
+	/* The race checker installs its own hooks over ours: keep it off in measured runs. */
+	char *env[] = { (char *)mode, ptx, "PMPPLAB_EMU_RACECHECK=0", NULL };
 	const char *argv[] = { b->program, request, result, NULL };
 	unsigned timeout = 3 * ctx->timeout_ms + 30 * 1000;
 	struct runner_opts o = {

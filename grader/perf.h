@@ -40,6 +40,7 @@ struct perf_measure {
 	double transfer_ms;                  /* host<->device copies per call (CUPTI) */
 	unsigned reps;                       /* timed calls, all runs */
 	int source;                          /* PL_TIMING_*: the worst of the runs */
+	double leaked_bytes;                 /* device memory a call never freed (max) */
 };
 
 /* Adds one run's metrics (a result file written under $PMPPLAB_TIMING) to M. Returns 0,

@@ -4,6 +4,7 @@
 #include <curses.h>
 #include <string.h>
 
+#include "glyph.h"
 #include "theme.h"
 #include "utf8.h"
 
@@ -29,6 +30,17 @@ static int draw_bytes(int y, int x, int maxw, enum ui_role role, const char *tex
 int draw_text(int y, int x, int maxw, enum ui_role role, const char *text)
 {
 	return draw_bytes(y, x, maxw, role, text, strlen(text));
+}
+
+int draw_text_cut(int y, int x, int maxw, enum ui_role role, const char *text)
+{
+	size_t n = strlen(text);
+	if (utf8_width(text, n) <= maxw)
+		return draw_bytes(y, x, maxw, role, text, n);
+	const char *el = glyph(GLYPH_ELLIPSIS);
+	int ew = utf8_width(el, strlen(el));
+	int w = draw_bytes(y, x, maxw - ew, role, text, utf8_fit(text, n, maxw - ew));
+	return w + draw_bytes(y, x + w, ew, role, el, strlen(el));
 }
 
 int draw_sline(int y, int x, int w, const struct sline *l, enum ui_role base)

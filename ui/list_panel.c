@@ -45,7 +45,7 @@ static void list_row(struct app *a, const struct lab_spec *spec, int y, int w, b
 	char ch[8];
 	snprintf(ch, sizeof(ch), "%3u", spec->chapter);
 	draw_text(y, 18, 4, sel ? base : ROLE_DIM, ch);
-	draw_text(y, 22, title_w, base, spec->title ? spec->title : "");
+	draw_text_cut(y, 22, title_w, base, spec->title ? spec->title : "");
 	draw_text(y, 22 + title_w + 1, 15, sel ? base : srole, status);
 	int bw = utf8_width(best, strlen(best));
 	draw_text(y, w - 1 - bw, 9, sel ? base : ROLE_NORMAL, best);

@@ -268,7 +268,17 @@ static void mdv_code_lines(struct mdv *m)
 	while (len && m->code[len - 1] == '\n')
 		len--;
 	mdv_blank(m);
-	int avail = mdv_avail(m) - MDV_CODE_INDENT;
+	/* Indent code, unless that would break lines (a diagram) that fit without it. */
+	int widest = 0, indent = MDV_CODE_INDENT;
+	for (size_t a = 0, b; a < len; a = b + 1) {
+		int w = 0;
+		for (b = a; b < len && m->code[b] != '\n'; b++)
+			w += m->code[b] == '\t' ? 4 : (m->code[b] & 0xc0) != 0x80;
+		widest = w > widest ? w : widest;
+	}
+	if (widest + MDV_CODE_INDENT > mdv_avail(m))
+		indent = 0;
+	int avail = mdv_avail(m) - indent;
 	size_t i = 0;
 	while (i <= len && len) {
 		size_t j = i;
@@ -293,7 +303,8 @@ static void mdv_code_lines(struct mdv *m)
 			while (q < line.n && w + line.v[q].w <= avail)
 				w += line.v[q++].w;
 			struct sline *s = mdv_line(m, true);
-			sline_printf(s, ROLE_NORMAL, "%*s", MDV_CODE_INDENT, "");
+			if (indent)
+				sline_printf(s, ROLE_NORMAL, "%*s", indent, "");
 			sline_cells(s, line.v + p, q - p);
 			p = q;
 		} while (p < line.n);

@@ -24,15 +24,21 @@ static bool is_student_file(const char *file, const char *student)
 	return file && student && strcmp(base_name(file), base_name(student)) == 0;
 }
 
-/* Appends TEXT wrapped to WIDTH, each line after INDENT spaces, in ROLE. */
+/* Appends TEXT wrapped to WIDTH, each line after INDENT spaces, in ROLE. A line of TEXT
+ * that starts with spaces keeps them, on its continuation lines too. */
 static void wrap_text(struct sline_list *out, const char *text, int indent, int width,
 		      enum ui_role role)
 {
-	int avail = width - indent < 20 ? 20 : width - indent;
 	const char *p = text;
 	while (*p) {
 		const char *eol = strchr(p, '\n');
 		size_t n = eol ? (size_t)(eol - p) : strlen(p);
+		int lead = 0;
+		while ((size_t)lead < n && p[lead] == ' ')
+			lead++;
+		int avail = width - indent - lead < 20 ? 20 : width - indent - lead;
+		p += lead;
+		n -= (size_t)lead;
 		do {
 			size_t fit = utf8_fit(p, n, avail);
 			if (fit < n) {
@@ -43,7 +49,7 @@ static void wrap_text(struct sline_list *out, const char *text, int indent, int 
 					fit = sp;
 			}
 			struct sline *s = sline_list_add(out);
-			sline_printf(s, ROLE_NORMAL, "%*s", indent, "");
+			sline_printf(s, ROLE_NORMAL, "%*s", indent + lead, "");
 			sline_append(s, role, p, fit);
 			p += fit;
 			n -= fit;

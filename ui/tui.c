@@ -413,7 +413,10 @@ static unsigned tui_global(void *ctx, enum ui_action action, int key)
 		else if (a->view == VIEW_LAB)
 			app_close_lab(a);
 		break;
-	case ACT_EDIT: app_edit(a, t->tty_stderr); break;
+	case ACT_EDIT:
+		app_edit(a, t->tty_stderr);
+		tui_resize(a); /* the terminal may have changed size while the editor ran */
+		break;
 	case ACT_RUN:
 	case ACT_GRADE: app_run(a, action == ACT_RUN); break;
 	case ACT_HINT: app_hint(a); break;

@@ -376,10 +376,21 @@ void pl_timing_run(struct pl_file *result)
 		if (err != cudaSuccess)
 			fail_cuda("a warm-up call of the entry point", err);
 	}
+	/* An entry point that never calls cudaFree loses its buffers on every call: stop
+	 * repeating before the device runs out (and say so) rather than fail the run. */
+	size_t free0 = 0, free_now = 0, total = 0;
+	cudaMemGetInfo(&free0, &total);
 	double t0 = now_ms();
-	while (!pl_timing_done(&o, s.kernel, s.n, now_ms() - t0))
+	int leaking = 0;
+	while (!leaking && !pl_timing_done(&o, s.kernel, s.n, now_ms() - t0)) {
 		timed_call(use_cupti, flush, flush_bytes, ev, &s);
+		if (cudaMemGetInfo(&free_now, &total) == cudaSuccess && free_now < total / 4 &&
+		    free_now < free0)
+			leaking = 1;
+	}
 	double wall = now_ms() - t0;
+	if (free_now < free0 && s.n)
+		add_metric(result, "timing_leaked_bytes_per_call", (double)(free0 - free_now) / (double)s.n);
 	if (use_cupti)
 		cupti_stop();
 	/* A kernel-less entry point under CUPTI would time nothing: use the events. */

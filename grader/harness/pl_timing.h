@@ -28,6 +28,8 @@
  *   kernels_per_call, transfer_ms (median copy time per call), h2d_bytes, d2h_bytes
  *   entry_ms_median median wall time of a whole call (events)
  *   l2_flush_bytes  size of the buffer written between calls
+ *   timing_leaked_bytes_per_call  device memory a call did not free (only when > 0; the
+ *                   loop stops early when less than a quarter of the memory is left)
  *   dev_sm_count, dev_clock_khz, dev_mem_clock_khz, dev_bus_width_bits, dev_l2_bytes,
  *   dev_cc_major, dev_cc_minor   device attributes, for peak rates (grader/devinfo)
  *

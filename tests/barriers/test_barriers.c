@@ -16,6 +16,7 @@
 #include "exec.h"
 #include "ptx.h"
 #include "race.h"
+#include "schedule.h"
 #include "uniformity.h"
 
 static const char *g_bad_path, *g_good_path, *g_bad_cu;
@@ -558,6 +559,126 @@ static void test_good_kernels(void **state)
 		devmem_free(all[i]);
 }
 
+/* ---- schedules ----------------------------------------------------------------- */
+
+static void test_schedule_parse(void **state)
+{
+	(void)state;
+	struct emu_schedule s;
+	assert_int_equal(emu_schedule_parse("forward", &s), 0);
+	assert_int_equal(s.order, EMU_ORDER_FORWARD);
+	assert_int_equal(s.slice, 0);
+	assert_int_equal(emu_schedule_parse("random:42/7", &s), 0);
+	assert_int_equal(s.order, EMU_ORDER_RANDOM);
+	assert_int_equal(s.seed, 42);
+	assert_int_equal(s.slice, 7);
+	assert_int_equal(emu_schedule_parse("reverse/1", &s), 0);
+	assert_int_equal(s.order, EMU_ORDER_REVERSE);
+	assert_int_equal(s.slice, 1);
+	static const char *const bad[] = { "", "backward", "random:", "random:x", "reverse/0",
+					   "reverse/", "forward:1/2x", "randomly" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_int_equal(emu_schedule_parse(bad[i], &s), -EINVAL);
+	/* set wins over the environment; NULL goes back to it */
+	setenv("PMPPLAB_EMU_SCHEDULE", "reverse", 1);
+	emu_schedule_current(&s);
+	assert_int_equal(s.order, EMU_ORDER_REVERSE);
+	struct emu_schedule r = { EMU_ORDER_RANDOM, 9, 3 };
+	emu_set_schedule(&r);
+	emu_schedule_current(&s);
+	assert_int_equal(s.order, EMU_ORDER_RANDOM);
+	emu_set_schedule(NULL);
+	setenv("PMPPLAB_EMU_SCHEDULE", "nonsense", 1);
+	emu_schedule_current(&s);
+	assert_int_equal(s.order, EMU_ORDER_FORWARD);
+	unsetenv("PMPPLAB_EMU_SCHEDULE");
+}
+
+static void test_schedule_permutations(void **state)
+{
+	(void)state;
+	static const struct emu_schedule ss[] = {
+		{ EMU_ORDER_FORWARD, 0, 0 }, { EMU_ORDER_REVERSE, 0, 0 },
+		{ EMU_ORDER_RANDOM, 1, 0 }, { EMU_ORDER_RANDOM, 12345, 0 },
+	};
+	unsigned char seen[1000];
+	for (size_t k = 0; k < sizeof ss / sizeof ss[0]; k++) {
+		for (unsigned n = 1; n <= 1000; n += (n < 40 ? 1 : 97)) {
+			memset(seen, 0, n);
+			for (unsigned i = 0; i < n; i++) {
+				unsigned b = emu_schedule_block(&ss[k], i, n);
+				assert_true(b < n);
+				assert_false(seen[b]);
+				seen[b] = 1;
+			}
+		}
+		unsigned order[32];
+		for (unsigned n = 1; n <= 32; n++) {
+			emu_schedule_warps(&ss[k], 3, 5, order, n);
+			memset(seen, 0, n);
+			for (unsigned i = 0; i < n; i++) {
+				assert_true(order[i] < n);
+				assert_false(seen[order[i]]);
+				seen[order[i]] = 1;
+			}
+		}
+	}
+	/* reverse starts with the last; random differs between rounds */
+	unsigned a[32], b[32];
+	emu_schedule_warps(&ss[1], 0, 0, a, 8);
+	assert_int_equal(a[0], 7);
+	assert_int_equal(emu_schedule_block(&ss[1], 0, 10), 9);
+	emu_schedule_warps(&ss[2], 0, 0, a, 32);
+	emu_schedule_warps(&ss[2], 0, 1, b, 32);
+	assert_true(memcmp(a, b, sizeof a) != 0);
+}
+
+/* ---- schedules change the results of racy kernels, not of correct ones ---------- */
+
+/* Sums of reduce kernel `name` (256 threads, 4 blocks) under schedule s; returns how
+ * many block sums are wrong. */
+static unsigned reduce_wrong(const struct ptx_module *m, const char *name,
+			     const struct emu_schedule *s)
+{
+	devaddr_t in = dalloc(1024 * 4), out = dalloc(4 * 4);
+	float *hi = devmem_host(in, 1024 * 4), *ho = devmem_host(out, 16);
+	for (int i = 0; i < 1024; i++)
+		hi[i] = (float)(i % 7);
+	void *args[] = { &in, &out };
+	struct emu_launch l = { m, ptx_module_kernel(m, name), D3(4, 1, 1), D3(256, 1, 1), 0, args };
+	struct emu_fault f;
+	emu_set_schedule(s);
+	assert_int_equal(emu_run(&l, &f), 0);
+	emu_set_schedule(NULL);
+	unsigned wrong = 0;
+	for (int b = 0; b < 4; b++) {
+		float sum = 0;
+		for (int i = 0; i < 256; i++)
+			sum += hi[b * 256 + i];
+		wrong += ho[b] != sum;
+	}
+	devmem_free(in);
+	devmem_free(out);
+	return wrong;
+}
+
+static void test_schedule_results(void **state)
+{
+	(void)state;
+	static const struct emu_schedule ss[] = {
+		{ EMU_ORDER_FORWARD, 0, 0 }, { EMU_ORDER_REVERSE, 0, 0 },
+		{ EMU_ORDER_RANDOM, 7, 3 }, { EMU_ORDER_RANDOM, 8, 1 },
+	};
+	unsigned bad = 0;
+	for (size_t k = 0; k < sizeof ss / sizeof ss[0]; k++) {
+		assert_int_equal(reduce_wrong(g_good, "reduce_syncwarp", &ss[k]), 0);
+		assert_int_equal(reduce_wrong(g_good, "reduce_shuffle", &ss[k]), 0);
+		bad += reduce_wrong(g_bad, "reduce_no_sync", &ss[k]) != 0;
+	}
+	/* the missing barrier shows in some order (the correct kernels in none) */
+	assert_true(bad >= 1);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 4) {
@@ -583,6 +704,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_two_barriers),
 		cmocka_unit_test(test_warp_tail),
 		cmocka_unit_test(test_good_kernels),
+		cmocka_unit_test(test_schedule_parse),
+		cmocka_unit_test(test_schedule_permutations),
+		cmocka_unit_test(test_schedule_results),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

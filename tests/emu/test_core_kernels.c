@@ -198,6 +198,34 @@ static void test_conv_constant(void **state)
 	devmem_free(in); devmem_free(out);
 }
 
+static void test_conv_shared_address_wrap(void **state)
+{
+	(void)state;
+	int w = 70, h = 40;
+	devaddr_t in = dalloc(w * h * 4), out = dalloc(w * h * 4), filt;
+	assert_int_equal(ptx_module_symbol(g_unsup, "c_filter", &filt, NULL), 0);
+	float *hf = H(filt, 100), *hi = H(in, w * h * 4), *ho = H(out, w * h * 4);
+	for (int k = 0; k < 25; k++)
+		hf[k] = (float)(k % 7) - 2;
+	for (int i = 0; i < w * h; i++)
+		hi[i] = (float)(i % 13);
+	void *args[] = { &in, &out, &w, &h };
+	struct emu_fault f;
+	assert_int_equal(launch(g_unsup, "convCachedHalo", D3(3, 2, 1), D3(32, 32, 1), 0, args, &f), 0);
+	for (int r = 0; r < h; r++)
+		for (int c = 0; c < w; c++) {
+			float s = 0;
+			for (int fr = 0; fr < 5; fr++)
+				for (int fc = 0; fc < 5; fc++) {
+					int y = r - 2 + fr, x = c - 2 + fc;
+					if (y >= 0 && y < h && x >= 0 && x < w)
+						s += hf[fr * 5 + fc] * hi[y * w + x];
+				}
+			assert_float_equal(ho[r * w + c], s, 1e-3);
+		}
+	devmem_free(in); devmem_free(out);
+}
+
 static void test_histogram_atomics(void **state)
 {
 	(void)state;
@@ -495,7 +523,7 @@ static void test_int_ops(void **state)
 		assert_int_equal((unsigned)o[10], (unsigned)((xy << sh) >> 32));
 		assert_int_equal(o[11], x >> sh);
 		assert_int_equal((unsigned)o[12], ux >> sh);
-		assert_int_equal(o[13], (x < y ? x : y) + (x > y ? x : y) * 3);
+		assert_int_equal(o[13], (int)((unsigned)(x < y ? x : y) + (unsigned)(x > y ? x : y) * 3u));
 		assert_int_equal(o[14], (int)((unsigned)(x < 0 ? -(unsigned)x : (unsigned)x) ^ (ux << 3)));
 		assert_int_equal(o[15], (int)(((long long)x * y) >> 7));
 	}
@@ -687,6 +715,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_grid2d),
 		cmocka_unit_test(test_matmul_tiled),
 		cmocka_unit_test(test_conv_constant),
+		cmocka_unit_test(test_conv_shared_address_wrap),
 		cmocka_unit_test(test_histogram_atomics),
 		cmocka_unit_test(test_reduce_shuffle),
 		cmocka_unit_test(test_reduce_shared),

@@ -87,12 +87,56 @@ static void test_unknown_instruction_refused_at_launch(void **state)
 	ptx_module_free(m);
 }
 
+/* redux.sync (sm_80) and carry arithmetic (add.cc/addc, sub.cc/subc, mad.lo.cc/madc). */
+static const char k_redux_carry[] =
+	".version 9.0\n.target sm_80\n.address_size 64\n"
+	".visible .entry k(\n\t.param .u64 k_param_0\n)\n{\n"
+	"\t.reg .b32 %r<12>;\n\t.reg .b64 %rd<5>;\n"
+	"\tld.param.u64 %rd1, [k_param_0];\n\tcvta.to.global.u64 %rd2, %rd1;\n"
+	"\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd3, %r1, 24;\n\tadd.s64 %rd4, %rd2, %rd3;\n"
+	"\tredux.sync.add.s32 %r2, %r1, -1;\n\tredux.sync.max.u32 %r3, %r1, -1;\n"
+	"\tadd.cc.u32 %r4, %r1, -1;\n\taddc.u32 %r5, 0, 0;\n"
+	"\tsub.cc.u32 %r6, %r1, 1;\n\tsubc.u32 %r7, 10, 0;\n"
+	"\tmad.lo.cc.u32 %r8, %r1, 65536, -65536;\n\tmadc.hi.u32 %r9, %r1, 65536, 0;\n"
+	"\tst.global.u32 [%rd4], %r2;\n\tst.global.u32 [%rd4+4], %r3;\n"
+	"\tst.global.u32 [%rd4+8], %r5;\n\tst.global.u32 [%rd4+12], %r7;\n"
+	"\tst.global.u32 [%rd4+16], %r8;\n\tst.global.u32 [%rd4+20], %r9;\n"
+	"\tret;\n}\n";
+
+static void test_redux_and_carry(void **state)
+{
+	(void)state;
+	struct ptx_module *m;
+	char err[256];
+	assert_int_equal(ptx_module_load(k_redux_carry, strlen(k_redux_carry), "rc.ptx", &m, err,
+					 sizeof err), 0);
+	devaddr_t out;
+	assert_int_equal(devmem_alloc(32 * 24, DEVMEM_GLOBAL, "out", &out), 0);
+	void *args[] = { &out };
+	struct emu_launch l = { m, ptx_module_kernel(m, "k"), { 1, 1, 1 }, { 32, 1, 1 }, 0, args };
+	struct emu_fault f;
+	assert_int_equal(emu_run(&l, &f), 0);
+	const uint32_t *o = devmem_host(out, 32 * 24);
+	for (uint32_t t = 0; t < 32; t++) {
+		assert_int_equal(o[t * 6], 31 * 32 / 2);
+		assert_int_equal(o[t * 6 + 1], 31);
+		assert_int_equal(o[t * 6 + 2], t >= 1 ? 1 : 0);       /* carry of t + 0xffffffff */
+		assert_int_equal(o[t * 6 + 3], t >= 1 ? 10 : 9);      /* borrow of t - 1 */
+		uint64_t wide = (uint64_t)t * 65536 + 0xffff0000u;    /* lo with carry into hi */
+		assert_int_equal(o[t * 6 + 4], (uint32_t)wide);
+		assert_int_equal(o[t * 6 + 5], (uint32_t)(((uint64_t)t * 65536) >> 32) + (uint32_t)(wide >> 32));
+	}
+	devmem_free(out);
+	ptx_module_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_and_run),
 		cmocka_unit_test(test_syntax_error),
 		cmocka_unit_test(test_unknown_instruction_refused_at_launch),
+		cmocka_unit_test(test_redux_and_carry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

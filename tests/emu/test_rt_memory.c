@@ -50,6 +50,10 @@ static void test_roundtrip(void **state)
 	assert_int_equal(cudaFree(d), cudaSuccess);
 	assert_int_equal(cudaFree(d2), cudaSuccess);
 	assert_int_equal(cudaGetLastError(), cudaSuccess);
+	/* zero bytes: success and NULL, as on a GPU */
+	d = (int *)1;
+	assert_int_equal(cudaMalloc((void **)&d, 0), cudaSuccess);
+	assert_null(d);
 }
 
 static void test_copy_misuse(void **state)
@@ -248,6 +252,18 @@ static void test_async_and_hints(void **state)
 	assert_int_equal(cudaMemcpy(row, d + 7 * 64, 64, cudaMemcpyDeviceToHost), cudaSuccess);
 	assert_int_equal(row[59], 7);
 	assert_int_equal(row[60], 0);
+	/* 2D copies: rows of 60 bytes out of a 64-byte pitch; a span past the end copies
+	 * nothing */
+	char rows[8 * 60];
+	assert_int_equal(cudaMemcpy2D(rows, 60, d, 64, 60, 8, cudaMemcpyDeviceToHost), cudaSuccess);
+	assert_int_equal(rows[7 * 60 + 59], 7);
+	memset(rows, 3, sizeof rows);
+	assert_int_equal(cudaMemcpy2D(d, 64, rows, 60, 60, 9, cudaMemcpyHostToDevice),
+			 cudaErrorInvalidValue);
+	assert_int_equal(cudaMemcpy(row, d, 64, cudaMemcpyDeviceToHost), cudaSuccess);
+	assert_int_equal(row[0], 7);
+	assert_int_equal(cudaMemcpy2D(d, 64, rows, 60, 61, 8, cudaMemcpyHostToDevice),
+			 cudaErrorInvalidPitchValue);
 	assert_int_equal(cudaFreeAsync(d, s), cudaSuccess);
 	int calls = 0;
 	assert_int_equal(cudaLaunchHostFunc(s, host_fn, &calls), cudaSuccess);

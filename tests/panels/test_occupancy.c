@@ -137,6 +137,10 @@ static void test_names(void **state)
 	assert_string_equal(occ_limit_name(OCC_LIM_SHARED), "shared memory");
 	assert_string_equal(occ_limit_name(OCC_LIM_BLOCKS), "blocks per SM");
 	assert_string_equal(occ_limit_name(0), "none");
+	char buf[64];
+	assert_string_equal(occ_limit_list(OCC_LIM_WARPS | OCC_LIM_REGISTERS, buf, sizeof(buf)),
+			    "registers + warps per SM");
+	assert_string_equal(occ_limit_list(0, buf, sizeof(buf)), "none");
 	assert_true(strlen(occ_limit_advice(OCC_LIM_REGISTERS)) > 10);
 	struct occ_kernel k = {0};
 	struct occ_result r;

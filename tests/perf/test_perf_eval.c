@@ -116,6 +116,11 @@ static void test_pass_and_text(void **state)
 	assert_non_null(strstr(text, "2.88 TB/s, 86% of peak, 0.98x the reference's speed"));
 	assert_non_null(strstr(text, "peak of this GPU: 3.35 TB/s"));
 	assert_non_null(strstr(text, "copies 25 ms per call"));
+	assert_null(strstr(text, "cudaFree"));
+	free(text);
+	stu.leaked_bytes = 192 << 20; /* never freed its three buffers */
+	text = perf_describe(&bandwidth_check, &stu, &sol, &d, &v);
+	assert_non_null(strstr(text, "left 192 MB of device memory allocated: cudaFree"));
 	free(text);
 }
 

@@ -40,6 +40,7 @@ mkdir -p "$SCREENS"
 tm() { tmux -S "$SOCK" "$@"; }
 cleanup() {
 	tm kill-server >/dev/null 2>&1
+	sleep 0.3 # pmpplab saves its state on the way out
 	rm -rf "$WORK"
 }
 trap cleanup EXIT

@@ -121,6 +121,11 @@ static void test_code_block(void **state)
 	assert_int_equal(role_of(2, "int"), ROLE_CODEBLOCK);
 	assert_string_equal(line(6), "");
 	assert_string_equal(line(7), "After.");
+	/* A block that fits only without the indent loses the indent, not its shape. */
+	render("```\n+------------------+\n|  diagram 20 wide |\n```\n", 21);
+	assert_string_equal(line(0), "+------------------+");
+	assert_string_equal(line(1), "|  diagram 20 wide |");
+	assert_int_equal(lines.n, 2);
 	/* Code is not re-flowed: * and _ stay as written. */
 	render("    a_b * c_d\n", 40);
 	assert_string_equal(line(0), "  a_b * c_d");

@@ -194,6 +194,23 @@ static void test_config_error(void **state)
 	diag_list_release(&d);
 }
 
+/* Indented lines of a test's output keep their indent when they wrap. */
+static void test_output_indent(void **state)
+{
+	(void)state;
+	struct report *r = report_new("01-vecadd", student, "emu", 1);
+	report_add(r, "correctness: small", 1, false,
+		   "C: 3 wrong\n  No element of C was written: the result never reached the host");
+	struct results_input in = {.spec = &spec, .student_path = student, .report = r, .width = 44};
+	render(&in);
+	int l = find("No element");
+	assert_true(l > 0);
+	assert_string_equal(out.lines[l].text, "      No element of C was written: the");
+	assert_string_equal(out.lines[l + 1].text, "      result never reached the host");
+	assert_string_equal(out.lines[l - 1].text, "    C: 3 wrong");
+	report_free(r);
+}
+
 /* Time between progress messages goes to the phase that was running. */
 static void test_phase_timing(void **state)
 {
@@ -241,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_hints_one_at_a_time),
 		cmocka_unit_test(test_config_error),
 		cmocka_unit_test(test_phase_timing),
+		cmocka_unit_test(test_output_indent),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,8 +1,9 @@
-// Known-right: the tile size is chosen at run time and the tiles live in dynamically
-// sized shared memory (extern __shared__, size given at launch), as in PMPP section 5.5.
+// Known-right: the tiles live in dynamically sized shared memory (extern __shared__, its
+// size given as the third launch parameter, PMPP section 5.5) instead of fixed arrays.
 #include <cuda_runtime.h>
 #include <stdio.h>
 
+#define TILE_WIDTH 16
 
 // C (m x n) = A (m x k) * B (k x n), row-major. Each block computes one TILE_WIDTH x
 // TILE_WIDTH tile of C; in each phase its threads load one tile of A and one of B into
@@ -10,7 +11,6 @@
 __global__ void tiledMatMulKernel(const float *A, const float *B, float *C, int m, int k, int n)
 {
     extern __shared__ float tiles[];
-    const int TILE_WIDTH = blockDim.x;
     float *As = tiles;                            // TILE_WIDTH x TILE_WIDTH
     float *Bs = tiles + TILE_WIDTH * TILE_WIDTH;  // TILE_WIDTH x TILE_WIDTH
 
@@ -58,10 +58,9 @@ void matMul(const float *A_h, const float *B_h, float *C_h, int m, int k, int n)
     CHECK(cudaMemcpy(A_d, A_h, bytesA, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(B_d, B_h, bytesB, cudaMemcpyHostToDevice));
 
-    int tile = 16; // could come from cudaGetDeviceProperties and the occupancy calculation
-    size_t shared = 2 * tile * tile * sizeof(float);
-    dim3 dimBlock(tile, tile, 1);
-    dim3 dimGrid((n + tile - 1) / tile, (m + tile - 1) / tile, 1);
+    dim3 dimBlock(TILE_WIDTH, TILE_WIDTH, 1);
+    dim3 dimGrid((n + TILE_WIDTH - 1) / TILE_WIDTH, (m + TILE_WIDTH - 1) / TILE_WIDTH, 1);
+    size_t shared = 2 * TILE_WIDTH * TILE_WIDTH * sizeof(float);
     tiledMatMulKernel<<<dimGrid, dimBlock, shared>>>(A_d, B_d, C_d, m, k, n);
     CHECK(cudaGetLastError());
 

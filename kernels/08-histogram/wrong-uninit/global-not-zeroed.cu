@@ -1,6 +1,8 @@
 // expect: correctness
-// Known-wrong (not graded yet: the emulator's cudaMalloc returns zeroed memory, a GPU's
-// does not): the global histogram is never cleared with cudaMemset.
+// Known-wrong, NOT graded yet: the global histogram is never cleared with cudaMemset.
+// Nothing catches it today: the emulator's cudaMalloc returns zeroed memory, and so did a
+// fresh process on an H200. It needs an uninitialised-read check (compute-sanitizer
+// --tool initcheck, or the emulator filling new allocations with a pattern).
 #include <cuda_runtime.h>
 #include <stdio.h>
 

@@ -1,6 +1,9 @@
 // expect: correctness
-// Known-wrong (not graded yet: the emulator zeroes shared memory, a GPU does not): the
-// private histogram is never zeroed, so counts start from whatever the shared memory held.
+// Known-wrong, NOT graded yet: the private histogram is never zeroed, so counts start from
+// whatever the shared memory held. Nothing catches it today: the emulator zeroes shared
+// memory, and on an H200 a fresh process's shared memory happened to read as 0 too. It
+// needs an uninitialised-read check (compute-sanitizer --tool initcheck, or the emulator
+// filling shared memory with a pattern).
 #include <cuda_runtime.h>
 #include <stdio.h>
 

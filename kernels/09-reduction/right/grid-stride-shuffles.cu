@@ -1,12 +1,12 @@
 // Known-right: part 1 with 512 threads per block, one element each (the tree starts at
-// stride 256); part 2 with a fixed grid of 64 blocks and a grid-stride loop, then two
+// stride 256); part 2 with a grid that fills the GPU once (SMs x resident blocks per SM,
+// from the occupancy API) and a grid-stride loop, then two
 // rounds of warp shuffles: each warp reduces its 32 values, warp 0 reduces the warps' sums.
 #include <cuda_runtime.h>
 #include <stdio.h>
 
 #define SEGMENT 512
 #define BLOCK_DIM2 256
-#define GRID2 64
 
 __global__ void oneEachSumKernel(const float *x, float *blockSums, int n)
 {
@@ -81,7 +81,11 @@ void reduceSum(const float *x_h, float *blockSums_h, float *sum_h, int n)
 
     // Part 2
     CHECK(cudaMemset(sum_d, 0, sizeof(float)));
-    gridStrideSumKernel<<<GRID2, BLOCK_DIM2>>>(x_d, sum_d, n);
+    int dev, sms, perSM;
+    CHECK(cudaGetDevice(&dev));
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSM, gridStrideSumKernel, BLOCK_DIM2, 0));
+    gridStrideSumKernel<<<sms * perSM, BLOCK_DIM2>>>(x_d, sum_d, n);
     CHECK(cudaGetLastError());
     CHECK(cudaMemcpy(sum_h, sum_d, sizeof(float), cudaMemcpyDeviceToHost));
 

@@ -1,6 +1,7 @@
-// Known-right: the first histogram of the chapter, no privatisation: one thread per byte,
-// atomicAdd straight on the global histogram. Correct, but every update goes to global
-// memory and contends with every other block.
+// expect: performance
+// Known-wrong (slow): the first histogram of the chapter, no privatisation: one thread
+// per byte and atomicAdd straight on the global histogram. The counts are right, but every
+// byte costs a global atomic, and all the blocks contend for the same 256 addresses.
 #include <cuda_runtime.h>
 #include <stdio.h>
 

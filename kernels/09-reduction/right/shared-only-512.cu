@@ -1,7 +1,5 @@
-// Known-right: part 1 is the chapter's first, simple kernel (the stride grows, the
-// active threads are t % (2 * stride) == 0: divergent, but the barrier is outside the
-// if, so it is correct); part 2 uses 512-thread blocks, a coarsening factor of 2 and
-// shared memory all the way down, without shuffles.
+// Known-right: part 1 as in the solution; part 2 with 512-thread blocks, a coarsening
+// factor of 2 and the shared-memory tree all the way down to one value, without shuffles.
 #include <cuda_runtime.h>
 #include <stdio.h>
 
@@ -9,17 +7,18 @@
 #define BLOCK_DIM2 512
 #define COARSE_FACTOR 2
 
-__global__ void simpleSumKernel(const float *x, float *blockSums, int n)
+__global__ void convergentSumKernel(const float *x, float *blockSums, int n)
 {
-    __shared__ float x_s[2 * BLOCK_DIM];
+    __shared__ float x_s[BLOCK_DIM];
     unsigned int t = threadIdx.x;
-    int base = 2 * blockDim.x * blockIdx.x;
-    x_s[2 * t] = (base + 2 * t < n) ? x[base + 2 * t] : 0.0f;
-    x_s[2 * t + 1] = (base + 2 * t + 1 < n) ? x[base + 2 * t + 1] : 0.0f;
-    for (unsigned int stride = 1; stride <= blockDim.x; stride *= 2) {
+    int i = 2 * blockDim.x * blockIdx.x + t;
+    float a = (i < n) ? x[i] : 0.0f;
+    float b = (i + blockDim.x < n) ? x[i + blockDim.x] : 0.0f;
+    x_s[t] = a + b;
+    for (unsigned int stride = blockDim.x / 2; stride >= 1; stride /= 2) {
         __syncthreads();
-        if (t % stride == 0) {
-            x_s[2 * t] += x_s[2 * t + stride];
+        if (t < stride) {
+            x_s[t] += x_s[t + stride];
         }
     }
     if (t == 0) {
@@ -71,7 +70,7 @@ void reduceSum(const float *x_h, float *blockSums_h, float *sum_h, int n)
     CHECK(cudaMemcpy(x_d, x_h, n * sizeof(float), cudaMemcpyHostToDevice));
 
     // Part 1
-    simpleSumKernel<<<segments, BLOCK_DIM>>>(x_d, blockSums_d, n);
+    convergentSumKernel<<<segments, BLOCK_DIM>>>(x_d, blockSums_d, n);
     CHECK(cudaGetLastError());
     CHECK(cudaMemcpy(blockSums_h, blockSums_d, segments * sizeof(float), cudaMemcpyDeviceToHost));
 

@@ -1,35 +1,20 @@
-// Known-right: 8 x 8 tiles (64 threads per block: two warps).
+// expect: performance
+// Known-wrong: lab 04's kernel, correct but untiled: every thread reads its row of A and
+// column of B from global memory, TILE_WIDTH times the traffic of the tiled kernel.
 #include <cuda_runtime.h>
 #include <stdio.h>
 
-#define TILE_WIDTH 8
-
-// C (m x n) = A (m x k) * B (k x n), row-major. Each block computes one TILE_WIDTH x
-// TILE_WIDTH tile of C; in each phase its threads load one tile of A and one of B into
-// shared memory (0 where the tile sticks out of the matrix) and use them TILE_WIDTH times.
-__global__ void tiledMatMulKernel(const float *A, const float *B, float *C, int m, int k, int n)
+// C (m x n) = A (m x k) * B (k x n), all row-major. One thread per element of C: the dot
+// product of row `row` of A with column `col` of B.
+__global__ void matMulKernel(const float *A, const float *B, float *C, int m, int k, int n)
 {
-    __shared__ float As[TILE_WIDTH][TILE_WIDTH];
-    __shared__ float Bs[TILE_WIDTH][TILE_WIDTH];
-
-    int tx = threadIdx.x, ty = threadIdx.y;
-    int row = blockIdx.y * TILE_WIDTH + ty;
-    int col = blockIdx.x * TILE_WIDTH + tx;
-
-    float sum = 0.0f;
-    for (int ph = 0; ph < (k + TILE_WIDTH - 1) / TILE_WIDTH; ++ph) {
-        int aCol = ph * TILE_WIDTH + tx;
-        int bRow = ph * TILE_WIDTH + ty;
-        As[ty][tx] = (row < m && aCol < k) ? A[row * k + aCol] : 0.0f;
-        Bs[ty][tx] = (bRow < k && col < n) ? B[bRow * n + col] : 0.0f;
-        __syncthreads(); // the whole tile is loaded before anyone reads it
-
-        for (int i = 0; i < TILE_WIDTH; ++i) {
-            sum += As[ty][i] * Bs[i][tx];
-        }
-        __syncthreads(); // everyone is done with the tile before the next phase overwrites it
-    }
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
     if (row < m && col < n) {
+        float sum = 0.0f;
+        for (int i = 0; i < k; ++i) {
+            sum += A[row * k + i] * B[i * n + col];
+        }
         C[row * n + col] = sum;
     }
 }
@@ -56,9 +41,9 @@ void matMul(const float *A_h, const float *B_h, float *C_h, int m, int k, int n)
     CHECK(cudaMemcpy(A_d, A_h, bytesA, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(B_d, B_h, bytesB, cudaMemcpyHostToDevice));
 
-    dim3 dimBlock(TILE_WIDTH, TILE_WIDTH, 1);
-    dim3 dimGrid((n + TILE_WIDTH - 1) / TILE_WIDTH, (m + TILE_WIDTH - 1) / TILE_WIDTH, 1);
-    tiledMatMulKernel<<<dimGrid, dimBlock>>>(A_d, B_d, C_d, m, k, n);
+    dim3 dimBlock(16, 16, 1);
+    dim3 dimGrid((n + 15) / 16, (m + 15) / 16, 1);
+    matMulKernel<<<dimGrid, dimBlock>>>(A_d, B_d, C_d, m, k, n);
     CHECK(cudaGetLastError());
 
     CHECK(cudaMemcpy(C_h, C_d, bytesC, cudaMemcpyDeviceToHost));

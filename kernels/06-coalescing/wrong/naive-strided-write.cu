@@ -1,0 +1,53 @@
+// expect: performance
+// Known-wrong: transposes straight from global to global memory. The reads along a row of
+// in are coalesced, but a warp's 32 writes go down a column of out, rows floats apart:
+// 32 separate sectors per warp store.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+#define TILE_DIM 32
+#define BLOCK_ROWS 8
+
+// out (cols x rows) = transpose of in (rows x cols), both row-major. A block moves one
+// TILE_DIM x TILE_DIM tile: it reads the tile's rows from `in` (consecutive threads,
+// consecutive addresses), turns the corner in shared memory, and writes the rows of the
+// transposed tile to `out` (again consecutive). Each thread handles TILE_DIM / BLOCK_ROWS
+// elements (thread coarsening).
+__global__ void transposeKernel(const float *in, float *out, int rows, int cols)
+{
+    int x = blockIdx.x * TILE_DIM + threadIdx.x; // column of in
+    int y = blockIdx.y * TILE_DIM + threadIdx.y; // row of in
+    for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS) {
+        if (x < cols && y + j < rows) {
+            out[x * rows + (y + j)] = in[(y + j) * cols + x];
+        }
+    }
+}
+
+#define CHECK(call)                                                              \
+    do {                                                                         \
+        cudaError_t err_ = (call);                                               \
+        if (err_ != cudaSuccess) {                                               \
+            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                  \
+                    cudaGetErrorString(err_));                                   \
+            exit(1);                                                             \
+        }                                                                        \
+    } while (0)
+
+void transpose(const float *in_h, float *out_h, int rows, int cols)
+{
+    size_t bytes = (size_t)rows * cols * sizeof(float);
+    float *in_d, *out_d;
+    CHECK(cudaMalloc((void **)&in_d, bytes));
+    CHECK(cudaMalloc((void **)&out_d, bytes));
+    CHECK(cudaMemcpy(in_d, in_h, bytes, cudaMemcpyHostToDevice));
+
+    dim3 dimBlock(TILE_DIM, BLOCK_ROWS, 1);
+    dim3 dimGrid((cols + TILE_DIM - 1) / TILE_DIM, (rows + TILE_DIM - 1) / TILE_DIM, 1);
+    transposeKernel<<<dimGrid, dimBlock>>>(in_d, out_d, rows, cols);
+    CHECK(cudaGetLastError());
+
+    CHECK(cudaMemcpy(out_h, out_d, bytes, cudaMemcpyDeviceToHost));
+    CHECK(cudaFree(in_d));
+    CHECK(cudaFree(out_d));
+}

@@ -1,0 +1,357 @@
+/* Tests of grader/barriers.c (issue 6): the static findings on the known-bad PTX, the
+ * emulator's finding events, and compute-sanitizer racecheck/synccheck output turned into
+ * the same findings.
+ * Usage: test_grader_barriers BAD.ptx GOOD.ptx BAD.cu
+ *        test_grader_barriers --parse DIR   (the logs of gpu_sanitizer.sh, see there) */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "barriers.h"
+#include "spec.h"
+
+static const char *g_bad, *g_good, *g_bad_cu;
+
+static unsigned mark(const char *tag)
+{
+	char want[128], line[512];
+	snprintf(want, sizeof want, "MARK:%s", tag);
+	FILE *f = fopen(g_bad_cu, "r");
+	assert_non_null(f);
+	for (unsigned n = 1; fgets(line, sizeof line, f); n++) {
+		char *at = strstr(line, want);
+		if (at && (at[strlen(want)] == '\n' || at[strlen(want)] == ' ')) {
+			fclose(f);
+			return n;
+		}
+	}
+	fclose(f);
+	fail_msg("no MARK:%s", tag);
+	return 0;
+}
+
+static const struct barriers_finding *with(const struct barriers_findings *fs,
+					   const char *kind, unsigned line)
+{
+	for (unsigned i = 0; i < fs->n; i++)
+		if (!strcmp(fs->items[i].kind, kind) && fs->items[i].line == line)
+			return &fs->items[i];
+	return NULL;
+}
+
+static void test_static_bad(void **state)
+{
+	(void)state;
+	struct barriers_findings fs = { 0 };
+	char err[256];
+	assert_int_equal(barriers_static(g_bad, NULL, 0, true, &fs, err, sizeof err), 0);
+	const struct barriers_finding *f = with(&fs, "divergent-barrier", mark("mm3_bar"));
+	assert_non_null(f);
+	assert_string_equal(f->file, "bad.cu");
+	assert_int_equal(f->other_line, mark("mm3_cond"));
+	assert_int_equal(f->severity, BARRIERS_ERROR);
+	assert_non_null(strstr(f->message, "mm_sync_in_if"));
+	assert_non_null(strstr(f->message, "threadIdx"));
+	assert_non_null(strstr(f->idea, "PMPP"));
+	assert_non_null(with(&fs, "divergent-barrier", mark("mm4_bar")));
+	assert_non_null(with(&fs, "divergent-barrier", mark("two_bar_a")));
+	/* nothing static about the missing-barrier kernels without min_barriers */
+	for (unsigned i = 0; i < fs.n; i++)
+		assert_string_equal(fs.items[i].kind, "divergent-barrier");
+	barriers_findings_release(&fs);
+	/* forbid_divergent: false turns those off */
+	assert_int_equal(barriers_static(g_bad, NULL, 0, false, &fs, err, sizeof err), 0);
+	assert_int_equal(fs.n, 0);
+	barriers_findings_release(&fs);
+}
+
+static void test_min_barriers(void **state)
+{
+	(void)state;
+	struct barriers_findings fs = { 0 };
+	char err[256];
+	/* the matmul without its first barrier has 1 of the 2 the lab needs */
+	assert_int_equal(barriers_static(g_bad, "mm_no_first_sync", 2, false, &fs, err, sizeof err), 0);
+	assert_int_equal(fs.n, 1);
+	assert_string_equal(fs.items[0].kind, "too-few-barriers");
+	assert_non_null(strstr(fs.items[0].message, "has 1 __syncthreads() but"));
+	assert_string_equal(fs.items[0].file, "bad.cu");
+	barriers_findings_release(&fs);
+	assert_int_equal(barriers_static(g_bad, "mm_no_first_sync", 1, false, &fs, err, sizeof err), 0);
+	assert_int_equal(fs.n, 0);
+	assert_int_equal(barriers_static(g_bad, "no_such_kernel", 1, false, &fs, err, sizeof err), 0);
+	assert_int_equal(fs.n, 1);
+	assert_non_null(strstr(fs.items[0].message, "no kernel named no_such_kernel"));
+	barriers_findings_release(&fs);
+	/* good kernels: none divergent, and the most-barriers kernel has 4 */
+	assert_int_equal(barriers_static(g_good, NULL, 4, true, &fs, err, sizeof err), 0);
+	assert_int_equal(fs.n, 0);
+	assert_int_equal(barriers_static(g_good, NULL, 5, true, &fs, err, sizeof err), 0);
+	assert_int_equal(fs.n, 1);
+	barriers_findings_release(&fs);
+	assert_true(barriers_static("/nonexistent.ptx", NULL, 1, true, &fs, err, sizeof err) < 0);
+}
+
+static void test_describe(void **state)
+{
+	(void)state;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	assert_int_equal(barriers_describe(g_good, m), 0);
+	fclose(m);
+	/* unrolled __syncwarp() copies are listed once per line */
+	char want[200];
+	snprintf(want, sizeof want, "kernel reduce_syncwarp: __syncthreads() at lines ");
+	assert_non_null(strstr(text, want));
+	assert_non_null(strstr(text, "; __syncwarp() at lines "));
+	assert_non_null(strstr(text, "(none under a thread-dependent condition)\n"));
+	free(text);
+	m = open_memstream(&text, &len);
+	assert_int_equal(barriers_describe(g_bad, m), 0);
+	fclose(m);
+	snprintf(want, sizeof want, "kernel mm_sync_in_if: __syncthreads() at lines %u, ",
+		 mark("mm3_bar"));
+	assert_non_null(strstr(text, want));
+	free(text);
+}
+
+/* A copy of lab 05 whose checks are replaced by `checks` (YAML text), loaded with
+ * spec_load; returns its code (and *out on success). */
+static int load_lab05(const char *checks, struct lab_spec **out, struct diag_list *diags)
+{
+	char root[] = "/tmp/test_grader_barriers_lab_XXXXXX";
+	assert_non_null(mkdtemp(root));
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd,
+		 "mkdir -p %s/labs/05-tiled-matmul && ln -s %s/kernels %s/kernels && "
+		 "cp %s/labs/05-tiled-matmul/tiled_matmul.cu %s/labs/05-tiled-matmul/ && "
+		 "sed '/^checks:/,/^hints:/{/^hints:/!d}' %s/labs/05-tiled-matmul/lab.yaml > %s/labs/05-tiled-matmul/lab.yaml",
+		 root, SOURCE_ROOT, root, SOURCE_ROOT, root, SOURCE_ROOT, root);
+	assert_int_equal(system(cmd), 0);
+	char path[1024];
+	snprintf(path, sizeof path, "%s/labs/05-tiled-matmul/lab.yaml", root);
+	FILE *f = fopen(path, "a");
+	assert_non_null(f);
+	fputs(checks, f);
+	fclose(f);
+	snprintf(path, sizeof path, "%s/labs/05-tiled-matmul", root);
+	int rc = spec_load(path, out, diags);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+	return rc;
+}
+
+static void test_spec_fields(void **state)
+{
+	(void)state;
+	struct lab_spec *spec = NULL;
+	struct diag_list diags;
+	diag_list_init(&diags);
+	int rc = load_lab05("checks:\n  - kind: barriers\n    points: 2\n    dataset: not-a-multiple\n"
+			    "    kernel: tiledMatMulKernel\n    min_barriers: 2\n"
+			    "    forbid_divergent: false\n  - kind: barriers\n    points: 1\n",
+			    &spec, &diags);
+	if (rc)
+		diag_print(stderr, &diags);
+	assert_int_equal(rc, 0);
+	assert_int_equal(spec->checks_count, 2);
+	const struct spec_check *c = &spec->checks[0];
+	assert_int_equal(c->kind, SPEC_CHECK_BARRIERS);
+	assert_string_equal(c->kernel, "tiledMatMulKernel");
+	assert_int_equal(c->min_barriers, 2);
+	assert_non_null(c->forbid_divergent);
+	assert_false(*c->forbid_divergent);
+	assert_null(spec->checks[1].kernel);
+	assert_null(spec->checks[1].forbid_divergent); /* absent: true */
+	spec_free(spec);
+	diag_list_release(&diags);
+	/* the fields belong to kind barriers */
+	diag_list_init(&diags);
+	rc = load_lab05("checks:\n  - kind: memcheck\n    points: 1\n    min_barriers: 2\n", &spec,
+			&diags);
+	assert_int_equal(rc, -EINVAL);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	diag_print(m, &diags);
+	fclose(m);
+	assert_non_null(strstr(text, "belong to kind: barriers"));
+	free(text);
+	diag_list_release(&diags);
+}
+
+static void test_events(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/test_grader_barriers_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("{\"event\":\"launch\",\"kernel\":\"k\",\"status\":\"ok\"}\n"
+	      "{\"event\":\"finding\",\"check\":\"race\",\"kind\":\"raw\",\"severity\":\"error\","
+	      "\"intra_warp\":false,\"kernel\":\"k\",\"file\":\"/x/bad.cu\",\"line\":21,"
+	      "\"other_file\":\"bad.cu\",\"other_line\":19,\"message\":\"thread (0,2,0) read Nds[0]\"}\n"
+	      "{\"event\":\"finding\",\"check\":\"race\",\"kind\":\"raw\",\"severity\":\"error\","
+	      "\"intra_warp\":false,\"kernel\":\"k\",\"file\":\"/x/bad.cu\",\"line\":21,"
+	      "\"other_file\":\"bad.cu\",\"other_line\":19,\"message\":\"the same, another launch\"}\n"
+	      "{\"event\":\"finding\",\"check\":\"race\",\"kind\":\"war\",\"severity\":\"warning\","
+	      "\"intra_warp\":true,\"file\":\"bad.cu\",\"line\":174,\"other_file\":\"bad.cu\","
+	      "\"other_line\":174,\"message\":\"lanes\"}\n"
+	      "{\"event\":\"fault\",\"kind\":\"barrier\",\"kernel\":\"k\",\"file\":\"bad.cu\","
+	      "\"line\":60,\"message\":\"__syncthreads() was reached by only some threads\"}\n"
+	      "{\"event\":\"fault\",\"kind\":\"out-of-bounds\",\"file\":\"bad.cu\",\"line\":3}\n"
+	      "not json\n", f);
+	fclose(f);
+	struct barriers_findings fs = { 0 };
+	assert_int_equal(barriers_scan_events(path, &fs), 3);
+	assert_string_equal(fs.items[0].kind, "raw");
+	assert_string_equal(fs.items[0].file, "bad.cu");
+	assert_int_equal(fs.items[0].other_line, 19);
+	assert_non_null(strstr(fs.items[0].idea, "first barrier"));
+	assert_true(fs.items[1].intra_warp);
+	assert_int_equal(fs.items[1].severity, BARRIERS_WARNING);
+	assert_non_null(strstr(fs.items[1].idea, "__syncwarp()"));
+	assert_string_equal(fs.items[2].kind, "barrier-fault");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	barriers_format(m, &fs, 2);
+	fclose(m);
+	/* errors first: the two errors fill the two places */
+	assert_non_null(strstr(text, "bad.cu:21: error: thread (0,2,0) read Nds[0]\n  why: "));
+	assert_non_null(strstr(text, "bad.cu:60: error: __syncthreads() was reached"));
+	assert_null(strstr(text, "warning"));
+	assert_non_null(strstr(text, "... and 1 more"));
+	free(text);
+	m = open_memstream(&text, &len);
+	barriers_format(m, &fs, 10);
+	fclose(m);
+	char *w = strstr(text, "bad.cu:174: warning: (inside one warp) lanes");
+	assert_non_null(w);
+	assert_true(w > strstr(text, "bad.cu:60: error:"));
+	assert_null(strstr(text, "more"));
+	free(text);
+	barriers_findings_release(&fs);
+	unlink(path);
+	assert_int_equal(barriers_scan_events(path, &fs), 0);
+}
+
+static void test_racecheck(void **state)
+{
+	(void)state;
+	const char *out =
+		"========= COMPUTE-SANITIZER\n"
+		"========= Error: Race reported between Write access at mm_no_first_sync+0x2c0 in "
+		"/home/u/lab/bad.cu:19\n"
+		"=========     and Read access at mm_no_first_sync+0x3a0 in /home/u/lab/bad.cu:21 "
+		"[7680 hazards]\n"
+		"=========\n"
+		"========= Warning: Race reported between Read access at k+0x10 in bad.cu:41\n"
+		"=========     and Write access at k+0x20 in bad.cu:38 [12 hazards]\n"
+		"========= RACECHECK SUMMARY: 2 hazards displayed (1 error, 1 warning)\n";
+	struct barriers_findings fs = { 0 };
+	assert_int_equal(barriers_scan_sanitizer(out, "racecheck", &fs), 2);
+	assert_string_equal(fs.items[0].kind, "raw");
+	assert_string_equal(fs.items[0].file, "bad.cu");
+	assert_int_equal(fs.items[0].line, 21);
+	assert_int_equal(fs.items[0].other_line, 19);
+	assert_int_equal(fs.items[0].severity, BARRIERS_ERROR);
+	assert_string_equal(fs.items[0].source, "racecheck");
+	assert_string_equal(fs.items[1].kind, "war");
+	assert_int_equal(fs.items[1].line, 38);
+	assert_int_equal(fs.items[1].severity, BARRIERS_WARNING);
+	barriers_findings_release(&fs);
+	/* the older "hazard detected" form */
+	const char *old =
+		"========= ERROR: Potential WAW hazard detected at __shared__ 0x8 in block (0,0,0) :\n"
+		"=========     Write Thread (1,0,0) at 0x00000050 in /x/bad.cu:131:hist_plain\n"
+		"=========     Write Thread (2,0,0) at 0x00000050 in /x/bad.cu:131:hist_plain\n";
+	assert_int_equal(barriers_scan_sanitizer(old, "racecheck", &fs), 1);
+	assert_string_equal(fs.items[0].kind, "waw");
+	assert_int_equal(fs.items[0].line, 131);
+	barriers_findings_release(&fs);
+	assert_int_equal(barriers_scan_sanitizer("========= ERROR SUMMARY: 0 errors\n", "racecheck", &fs), 0);
+}
+
+static void test_synccheck(void **state)
+{
+	(void)state;
+	const char *out =
+		"========= Barrier error detected. Divergent thread(s) in warp\n"
+		"=========     at mm_sync_in_if+0x1e0 in /home/u/lab/bad.cu:60\n"
+		"=========     by thread (8,0,0) in block (2,0,0)\n"
+		"=========\n";
+	struct barriers_findings fs = { 0 };
+	assert_int_equal(barriers_scan_sanitizer(out, "synccheck", &fs), 1);
+	assert_string_equal(fs.items[0].kind, "synccheck");
+	assert_int_equal(fs.items[0].line, 60);
+	assert_non_null(strstr(fs.items[0].message, "Divergent thread(s) in warp"));
+	assert_non_null(strstr(fs.items[0].message, "by thread (8,0,0) in block (2,0,0)"));
+	barriers_findings_release(&fs);
+}
+
+/* --parse DIR: prints what barriers_scan_sanitizer makes of the logs gpu_sanitizer.sh
+ * left in DIR (KERNEL.racecheck.txt, KERNEL.synccheck.txt), to check the parser on a real
+ * GPU's output. */
+static int parse_logs(const char *dir)
+{
+	char cmd[4200];
+	snprintf(cmd, sizeof cmd, "ls '%s' | grep -E '\\.(racecheck|synccheck)\\.txt$'", dir);
+	FILE *ls = popen(cmd, "r");
+	if (!ls)
+		return 1;
+	char name[512];
+	while (fgets(name, sizeof name, ls)) {
+		name[strcspn(name, "\n")] = 0;
+		char path[4200];
+		snprintf(path, sizeof path, "%s/%s", dir, name);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		static char text[1 << 20];
+		size_t n = fread(text, 1, sizeof text - 1, f);
+		text[n] = 0;
+		fclose(f);
+		struct barriers_findings fs = { 0 };
+		barriers_scan_sanitizer(text, strstr(name, ".synccheck.") ? "synccheck" : "racecheck", &fs);
+		printf("%-44s %u finding%s\n", name, fs.n, fs.n == 1 ? "" : "s");
+		for (unsigned i = 0; i < fs.n; i++)
+			printf("    %s %s:%u (other %s:%u) %s\n", fs.items[i].kind, fs.items[i].file,
+			       fs.items[i].line, fs.items[i].other_file, fs.items[i].other_line,
+			       fs.items[i].severity == BARRIERS_ERROR ? "error" : "warning");
+		barriers_findings_release(&fs);
+	}
+	pclose(ls);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--parse"))
+		return parse_logs(argv[2]);
+	if (argc < 4) {
+		fprintf(stderr, "usage: %s BAD.ptx GOOD.ptx BAD.cu\n", argv[0]);
+		return 2;
+	}
+	g_bad = argv[1];
+	g_good = argv[2];
+	g_bad_cu = argv[3];
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_static_bad),
+		cmocka_unit_test(test_min_barriers),
+		cmocka_unit_test(test_describe),
+		cmocka_unit_test(test_spec_fields),
+		cmocka_unit_test(test_events),
+		cmocka_unit_test(test_racecheck),
+		cmocka_unit_test(test_synccheck),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

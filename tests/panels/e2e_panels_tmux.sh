@@ -1,0 +1,122 @@
+#!/bin/bash
+# The panels of issue 7 in the real pmpplab binary, driven in tmux: open a lab, run its
+# solution on the emulator, open the panels (p), see the occupancy table and curve, the
+# warps and the memory tables, at 200x60 and again at 80x24; then back and quit.
+#
+# usage: e2e_panels_tmux.sh PMPPLAB SOURCE_ROOT [LAB]
+# Exits 77 without tmux, with PMPPLAB_SKIP_E2E set, or when this build cannot grade on
+# the emulator (no nvcc). PANELS_SCREENS=DIR keeps the captured screens in DIR.
+set -u
+
+PMPPLAB=${1:?usage: e2e_panels_tmux.sh PMPPLAB SOURCE_ROOT [LAB]}
+SRC=${2:?usage: e2e_panels_tmux.sh PMPPLAB SOURCE_ROOT [LAB]}
+LAB=${3:-04-matmul}
+
+[ -z "${PMPPLAB_SKIP_E2E:-}" ] || { echo "skipped: PMPPLAB_SKIP_E2E is set"; exit 77; }
+command -v tmux >/dev/null 2>&1 || { echo "skipped: tmux is not installed"; exit 77; }
+command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] || { echo "skipped: no nvcc"; exit 77; }
+
+WORK=$(mktemp -d /tmp/pmpplab-panels.XXXXXX)
+SOCK="$WORK/tmux.sock"
+SCREENS=${PANELS_SCREENS:-$WORK/screens}
+mkdir -p "$SCREENS"
+export PMPPLAB_CACHE=${PMPPLAB_CACHE:-$WORK/cache}
+tm() { tmux -S "$SOCK" "$@"; }
+cleanup() {
+	tm kill-server >/dev/null 2>&1
+	sleep 0.3
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*"
+	echo "--- last screen ---"
+	tm capture-pane -p -t p 2>/dev/null
+	echo "--- tui.log ---"
+	tail -20 "$WORK/ws/.pmpplab/tui.log" 2>/dev/null
+	exit 1
+}
+
+capture() {
+	tm capture-pane -p -t p >"$SCREENS/$1.txt" 2>/dev/null
+}
+
+wait_for() {
+	local deadline=$((SECONDS + $1))
+	while [ $SECONDS -lt $deadline ]; do
+		tm capture-pane -p -t p 2>/dev/null | grep -Eq -- "$2" && return 0
+		sleep 0.2
+	done
+	fail "waited $1 s for /$2/ on the screen"
+}
+
+# check_size NAME COLS ROWS: the capture fits the terminal.
+check_size() {
+	local f="$SCREENS/$1.txt"
+	[ "$(wc -l <"$f")" -le "$3" ] || fail "$1: more than $3 rows"
+	awk -v w="$2" '{ if (length($0) > w) exit 1 }' "$f" || fail "$1: a row wider than $2"
+	grep -q "F10Quit" "$f" || fail "$1: no key bar"
+}
+
+"$PMPPLAB" --labs "$SRC/labs" init "$WORK/ws" >/dev/null || fail "pmpplab init failed"
+STUDENT=$(cd "$WORK/ws/$LAB" && ls *.cu | head -1)
+cp "$SRC/kernels/$LAB/solution.cu" "$WORK/ws/$LAB/$STUDENT"
+INDEX=$("$PMPPLAB" --labs "$SRC/labs" --list | awk -v lab="$LAB" '$1 == lab { print NR - 1 }')
+[ -n "$INDEX" ] || fail "$LAB is not in pmpplab --list"
+
+tm -f /dev/null new-session -d -s p -x 200 -y 60 \
+	"cd '$WORK/ws' && LANG=C.UTF-8 LC_ALL=C.UTF-8 EDITOR=true '$PMPPLAB' --labs '$SRC/labs' --backend emu"
+tm set-option -t p remain-on-exit on >/dev/null
+wait_for 10 "F10Quit"
+for _ in $(seq "$INDEX"); do tm send-keys -t p j; done
+tm send-keys -t p Enter
+wait_for 10 "$LAB"
+
+# The occupancy tab works before any run (block size assumed), then with the run's.
+tm send-keys -t p p
+wait_for 60 "limited by"
+capture occupancy-before-run-200x60
+tm send-keys -t p F5
+wait_for 180 "$LAB (passed|failed)"
+wait_for 10 "limited by"
+wait_for 10 "\\^ [0-9]+ threads"
+capture occupancy-200x60
+check_size occupancy-200x60 200 60
+grep -q "?" "$SCREENS/occupancy-200x60.txt" && grep -Eq "^ *> *[a-zA-Z_]+ .*[0-9]+\\?" "$SCREENS/occupancy-200x60.txt" \
+	&& fail "the run's block size did not reach the occupancy table"
+# what if: one more warp per block, then the next device
+tm send-keys -t p B
+wait_for 5 "What if \\(changed\\)"
+tm send-keys -t p d
+wait_for 30 "A100.*sm_80"
+capture occupancy-whatif-200x60
+tm send-keys -t p 0
+
+tm send-keys -t p 2
+wait_for 10 "SIMT"
+wait_for 10 "finished in"
+capture warps-200x60
+check_size warps-200x60 200 60
+tm send-keys -t p 3
+wait_for 10 "sect/req"
+capture memory-200x60
+check_size memory-200x60 200 60
+grep -Eq "^ +[0-9]+ +[0-9]+ +[0-9.]+ " "$SCREENS/memory-200x60.txt" || fail "no per-line memory figures"
+
+tm resize-window -t p -x 80 -y 24
+for t in 1:occupancy:"limited by" 2:warps:"SIMT" 3:memory:"sect/req"; do
+	key=${t%%:*}; rest=${t#*:}; name=${rest%%:*}; pat=${rest#*:}
+	tm send-keys -t p "$key"
+	wait_for 10 "$pat"
+	sleep 0.3
+	capture "$name-80x24"
+	check_size "$name-80x24" 80 24
+done
+
+tm send-keys -t p q
+wait_for 10 "Reading|Results"
+tm send-keys -t p Escape
+wait_for 10 "$LAB"
+tm send-keys -t p q
+echo "ok: $LAB occupancy, what-if, device picker, warps and memory at 200x60 and 80x24"

@@ -1,0 +1,661 @@
+/* inspect: the occupancy, warp and memory views. See inspect.h. */
+#include "inspect.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keymap.h"
+#include "xmem.h"
+
+#define DEFAULT_BLOCK 256
+
+static const char *const tab_names[INSPECT_TABS] = {"Occupancy", "Warps", "Memory"};
+
+const char *inspect_tab_name(enum inspect_tab t)
+{
+	return t < INSPECT_TABS ? tab_names[t] : "";
+}
+
+void inspect_init(struct inspect *in, const char *trace_path, bool detect)
+{
+	memset(in, 0, sizeof(*in));
+	unsigned n;
+	const struct occ_device *t = occ_devices(&n);
+	for (unsigned i = 0; i < n && in->ndevices < INSPECT_MAX_DEVICES; i++)
+		in->devices[in->ndevices++] = t[i];
+	if (detect && in->ndevices < INSPECT_MAX_DEVICES &&
+	    occ_device_detect(&in->devices[in->ndevices]) == 0) {
+		in->has_detected = true;
+		in->device = in->ndevices++; /* the student's own GPU first */
+	}
+	for (unsigned i = 0; i < INSPECT_MAX_DEVICES; i++)
+		resources_init(&in->res[i]);
+	in->trace_path = trace_path ? xstrdup(trace_path) : NULL;
+	in->snap = xcalloc(1, sizeof(*in->snap));
+	in->snap_rc = -ENOENT;
+	for (unsigned i = 0; i < EMU_TRACE_MAX_KERNELS; i++)
+		in->whatif[i].smem = -1;
+}
+
+static void inspect_forget_source(struct inspect *in)
+{
+	for (unsigned i = 0; i < in->src_n; i++)
+		free(in->src_lines[i]);
+	free(in->src_lines);
+	free(in->src_path);
+	in->src_lines = NULL;
+	in->src_path = NULL;
+	in->src_n = 0;
+}
+
+void inspect_forget(struct inspect *in)
+{
+	for (unsigned i = 0; i < INSPECT_MAX_DEVICES; i++) {
+		resources_release(&in->res[i]);
+		in->loaded[i] = false;
+		in->res_rc[i] = 0;
+		in->res_error[i][0] = '\0';
+	}
+	in->kernel = 0;
+	for (unsigned i = 0; i < EMU_TRACE_MAX_KERNELS; i++)
+		in->whatif[i] = (struct inspect_whatif){0, 0, -1};
+	inspect_forget_source(in);
+}
+
+void inspect_release(struct inspect *in)
+{
+	inspect_forget(in);
+	free(in->note);
+	free(in->trace_path);
+	free(in->snap);
+	memset(in, 0, sizeof(*in));
+}
+
+void inspect_load(struct inspect *in, inspect_load_fn load, void *ctx)
+{
+	unsigned d = in->device;
+	if (in->loaded[d] || !load)
+		return;
+	in->loaded[d] = true;
+	in->res_rc[d] = load(ctx, in->devices[d].arch, &in->res[d], in->res_error[d],
+			     sizeof(in->res_error[d]));
+}
+
+/* Reads the source file the trace names, once, to show each line's text. */
+static void inspect_load_source(struct inspect *in)
+{
+	const char *path = in->snap->file;
+	if (!*path || (in->src_path && strcmp(in->src_path, path) == 0))
+		return;
+	inspect_forget_source(in);
+	in->src_path = xstrdup(path);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char buf[1024];
+	unsigned cap = 0;
+	while (fgets(buf, sizeof(buf), f)) {
+		buf[strcspn(buf, "\r\n")] = '\0';
+		for (char *c = buf; *c; c++)
+			if (*c == '\t')
+				*c = ' ';
+		if (in->src_n == cap)
+			in->src_lines = xrealloc(in->src_lines, (cap = cap ? cap * 2 : 128) * sizeof(char *));
+		in->src_lines[in->src_n++] = xstrdup(buf);
+	}
+	fclose(f);
+}
+
+bool inspect_refresh(struct inspect *in)
+{
+	if (!in->trace_path)
+		return false;
+	uint64_t old_seq = in->snap->seq;
+	int old_rc = in->snap_rc;
+	int rc = livetrace_read(in->trace_path, in->snap);
+	if (rc == -EAGAIN)
+		return false; /* keep the last good one */
+	in->snap_rc = rc;
+	if (rc == 0) {
+		inspect_load_source(in);
+		if (in->sm >= in->snap->nsms)
+			in->sm = 0;
+	}
+	return rc != old_rc || (rc == 0 && in->snap->seq != old_seq);
+}
+
+bool inspect_launch_of(const struct inspect *in, const char *name, unsigned *block,
+		       unsigned long *dyn_smem)
+{
+	if (in->snap_rc != 0)
+		return false;
+	for (unsigned i = 0; i < in->snap->nkernels; i++) {
+		const struct emu_trace_kernel_snap *k = &in->snap->kernels[i];
+		if (strcmp(k->name, name) == 0) {
+			*block = k->block[0] * k->block[1] * k->block[2];
+			*dyn_smem = (unsigned long)k->dyn_smem;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* ---- occupancy ---- */
+
+/* The kernel as the calculator sees it, with the what-ifs applied. */
+struct occ_row {
+	const struct kernel_resources *kr;
+	struct occ_kernel k;
+	int block;
+	bool launched, changed;
+	struct occ_result r;
+	int rc;
+};
+
+static void occ_row(const struct inspect *in, unsigned i, struct occ_row *row)
+{
+	const struct resources *res = &in->res[in->device];
+	const struct inspect_whatif *w = &in->whatif[i < EMU_TRACE_MAX_KERNELS ? i : 0];
+	memset(row, 0, sizeof(*row));
+	row->kr = &res->k[i];
+	unsigned block = DEFAULT_BLOCK;
+	unsigned long dyn = 0;
+	row->launched = inspect_launch_of(in, row->kr->name, &block, &dyn);
+	row->k.regs = (int)row->kr->regs;
+	row->k.smem_static = row->kr->smem;
+	row->k.smem_dynamic = dyn;
+	row->k.barriers = (int)row->kr->barriers;
+	row->block = (int)block;
+	if (w->block > 0)
+		row->block = w->block;
+	if (w->regs > 0)
+		row->k.regs = w->regs;
+	if (w->smem >= 0) {
+		row->k.smem_static = (size_t)w->smem;
+		row->k.smem_dynamic = 0;
+	}
+	row->changed = w->block > 0 || w->regs > 0 || w->smem >= 0;
+	row->rc = occ_compute(&in->devices[in->device], &row->k, row->block, &row->r);
+}
+
+static void occ_device_line(const struct inspect *in, struct sline_list *out)
+{
+	const struct occ_device *d = &in->devices[in->device];
+	struct sline *l = sline_list_add(out);
+	sline_puts(l, ROLE_DIM, "Device ");
+	sline_printf(l, ROLE_STRONG, "%s", d->name);
+	sline_printf(l, ROLE_NORMAL, " (%s%s, %d SMs, %d warps/SM, %zu KiB shared/SM)", d->arch,
+		     in->has_detected && in->device == in->ndevices - 1 ? ", this machine" : "",
+		     d->sm_count, d->max_threads_per_sm / d->warp_size, d->smem_per_sm / 1024);
+	sline_puts(l, ROLE_DIM, "  d: next device");
+}
+
+static enum ui_role occ_role(double occ)
+{
+	return occ >= 0.5 ? ROLE_PASS : occ > 0 ? ROLE_WARN : ROLE_FAIL;
+}
+
+static void occ_table(const struct inspect *in, int width, struct sline_list *out)
+{
+	const struct resources *res = &in->res[in->device];
+	int namew = width >= 100 ? 28 : 16;
+	sline_list_addf(out, ROLE_H3, "  %-*s %5s %7s %6s %10s  %s", namew, "kernel", "regs",
+			"smem", "block", "occupancy", "limited by");
+	for (unsigned i = 0; i < res->n; i++) {
+		struct occ_row row;
+		occ_row(in, i, &row);
+		struct sline *l = sline_list_add(out);
+		enum ui_role base = i == in->kernel ? ROLE_SELECTED : ROLE_NORMAL;
+		sline_printf(l, base, "%s %-*.*s %5d %7zu %5d%s", i == in->kernel ? ">" : " ", namew,
+			     namew, row.kr->pretty, row.k.regs, row.k.smem_static + row.k.smem_dynamic,
+			     row.block, row.launched || row.changed ? " " : "?");
+		if (row.rc < 0) {
+			sline_printf(l, ROLE_FAIL, " %s", row.rc == -ENOSYS ? "no calculator" : "error");
+			continue;
+		}
+		sline_printf(l, i == in->kernel ? base : occ_role(row.r.occupancy), " %4.0f%% %2d/%-2d",
+			     row.r.occupancy * 100, row.r.warps_per_sm, row.r.max_warps_per_sm);
+		char lim[96];
+		sline_printf(l, base, "  %s%s", row.r.blocks_per_sm == 0 ? "cannot launch: " : "",
+			     row.r.occupancy >= 1 ? "- (full)" : occ_limit_list(row.r.limits, lim, sizeof(lim)));
+	}
+}
+
+/* The curve: one column group per block size 32..1024, the selected block marked. */
+static void occ_curve_lines(const struct inspect *in, const struct occ_row *row, int width,
+			    int rows, struct sline_list *out)
+{
+	struct occ_result c[OCC_CURVE_POINTS];
+	if (occ_curve(&in->devices[in->device], &row->k, c) < 0)
+		return;
+	int cw = (width - 8) / OCC_CURVE_POINTS;
+	cw = cw < 1 ? 1 : cw > 4 ? 4 : cw;
+	int mark = (row->block + 31) / 32 - 1;
+	if (rows < 3)
+		rows = 3;
+	for (int y = rows; y >= 1; y--) {
+		struct sline *l = sline_list_add(out);
+		double level = (double)y / rows;
+		if (y == rows)
+			sline_puts(l, ROLE_DIM, "100% |");
+		else if (y == (rows + 1) / 2)
+			sline_puts(l, ROLE_DIM, " 50% |");
+		else
+			sline_puts(l, ROLE_DIM, "     |");
+		for (int i = 0; i < OCC_CURVE_POINTS; i++) {
+			/* a cell is filled when the occupancy reaches its middle */
+			bool on = c[i].occupancy + 1e-9 >= level - 0.5 / rows;
+			char cell[8];
+			memset(cell, on ? '#' : ' ', (size_t)cw);
+			if (cw > 1)
+				cell[cw - 1] = ' ';
+			cell[cw] = '\0';
+			sline_puts(l, i == mark ? ROLE_RUNNING : on ? ROLE_MARKER : ROLE_NORMAL, cell);
+		}
+	}
+	struct sline *axis = sline_list_add(out);
+	sline_puts(axis, ROLE_DIM, "  0% +");
+	for (int i = 0; i < OCC_CURVE_POINTS * cw; i++)
+		sline_puts(axis, ROLE_DIM, i / cw == mark ? "^" : "-");
+	/* labels at 32, 256, 512, 768, 1024 */
+	char labels[256];
+	int n = 6 + OCC_CURVE_POINTS * cw + 6;
+	if (n > (int)sizeof(labels) - 1)
+		n = (int)sizeof(labels) - 1;
+	memset(labels, ' ', (size_t)n);
+	labels[n] = '\0';
+	const int at[] = {32, 256, 512, 768, 1024};
+	for (int k = 0; k < 5; k++) {
+		int x = 6 + (at[k] / 32 - 1) * cw;
+		char num[8];
+		int len = snprintf(num, sizeof(num), "%d", at[k]);
+		if (x + len < n)
+			memcpy(labels + x, num, (size_t)len);
+	}
+	struct sline *lab = sline_list_add(out);
+	sline_puts(lab, ROLE_DIM, labels);
+	sline_printf(lab, ROLE_RUNNING, "  ^ %d threads", row->block);
+}
+
+static void occ_render(struct inspect *in, int width, int height, struct sline_list *out)
+{
+	occ_device_line(in, out);
+	unsigned d = in->device;
+	if (in->res_rc[d] < 0) {
+		sline_list_addf(out, ROLE_FAIL, "No resource usage for %s: %s", in->devices[d].arch,
+				in->res_error[d][0] ? in->res_error[d] : strerror(-in->res_rc[d]));
+		return;
+	}
+	if (!in->loaded[d]) {
+		sline_list_addf(out, ROLE_DIM, "Asking ptxas for %s...", in->devices[d].arch);
+		return;
+	}
+	if (in->res[d].n == 0) {
+		sline_list_addf(out, ROLE_WARN, "The file has no kernels (__global__ functions).");
+		return;
+	}
+	if (in->kernel >= in->res[d].n)
+		in->kernel = 0;
+	occ_table(in, width, out);
+	struct occ_row row;
+	occ_row(in, in->kernel, &row);
+	if (row.rc < 0) {
+		sline_list_addf(out, ROLE_FAIL, "%s", row.rc == -ENOSYS
+				? "pmpplab was built without cuda_occupancy.h: no calculator."
+				: "The calculator rejected these values.");
+		return;
+	}
+	char regs[16], smem[16];
+	snprintf(regs, sizeof(regs), row.r.limit_regs == INT_MAX ? "any" : "%d", row.r.limit_regs);
+	snprintf(smem, sizeof(smem), row.r.limit_smem == INT_MAX ? "any" : "%d", row.r.limit_smem);
+	struct sline *l = sline_list_add(out);
+	sline_printf(l, ROLE_NORMAL, "Blocks/SM allowed by registers %s, shared memory %s, warps %d, block slots %d",
+		     regs, smem, row.r.limit_warps, row.r.limit_blocks);
+	l = sline_list_add(out);
+	sline_puts(l, ROLE_DIM, row.changed ? "What if (changed): " : "What if: ");
+	sline_puts(l, ROLE_KEY, "b/B");
+	sline_puts(l, ROLE_NORMAL, " block -/+32  ");
+	sline_puts(l, ROLE_KEY, "r/R");
+	sline_puts(l, ROLE_NORMAL, " regs -/+4  ");
+	sline_puts(l, ROLE_KEY, "s/S");
+	sline_puts(l, ROLE_NORMAL, " shared -/+1KiB  ");
+	sline_puts(l, ROLE_KEY, "0");
+	sline_puts(l, ROLE_NORMAL, " as built");
+	if (!row.launched)
+		sline_list_addf(out, ROLE_DIM, "? = not launched yet: block size %d assumed; run the lab (F5) for yours.",
+				row.block);
+	int used = (int)out->n + 3 + 1, rows = height - used;
+	occ_curve_lines(in, &row, width, rows > 12 ? 12 : rows, out); /* taller says no more */
+	const char *advice = row.r.occupancy >= 1 ? "" : occ_limit_advice(row.r.limits);
+	if (*advice)
+		sline_list_addf(out, ROLE_HINT, "%s", advice);
+}
+
+/* ---- warps ---- */
+
+static const char *short_name(const struct inspect *in, char *buf, size_t n)
+{
+	char *p = resources_pretty_name(in->snap->kernel);
+	snprintf(buf, n, "%s", p ? p : in->snap->kernel);
+	free(p);
+	return buf;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+static bool no_trace(const struct inspect *in, struct sline_list *out)
+{
+	if (in->note)
+		sline_list_addf(out, ROLE_WARN, "%s", in->note);
+	if (in->snap_rc == 0)
+		return false;
+	if (!in->trace_path)
+		sline_list_addf(out, ROLE_WARN, "Tracing is off (no trace file).");
+	else if (in->snap_rc == -ENOENT)
+		sline_list_addf(out, ROLE_DIM, "Nothing traced yet: run the lab (F5) on the emulator backend; this fills in while kernels run.");
+	else
+		sline_list_addf(out, ROLE_FAIL, "The trace file %s is not one this pmpplab reads.", in->trace_path);
+	return true;
+}
+
+static void trace_header(const struct inspect *in, struct sline_list *out)
+{
+	const struct emu_trace_file *f = in->snap;
+	char name[128];
+	struct sline *l = sline_list_add(out);
+	sline_puts(l, ROLE_DIM, "kernel ");
+	sline_printf(l, ROLE_STRONG, "%s", short_name(in, name, sizeof(name)));
+	sline_printf(l, ROLE_NORMAL, " (%s)  grid %ux%ux%u  block %ux%ux%u  launch #%u",
+		     base_name(f->file), f->grid[0], f->grid[1], f->grid[2], f->block[0], f->block[1],
+		     f->block[2], f->launch);
+	l = sline_list_add(out);
+	if (f->running)
+		sline_printf(l, ROLE_RUNNING, "running %.2f s", f->elapsed_ns / 1e9);
+	else
+		sline_printf(l, f->status ? ROLE_FAIL : ROLE_PASS, "%s in %.3f s",
+			     f->status ? "faulted" : "finished", f->elapsed_ns / 1e9);
+	double eff = f->warp_insns ? (double)f->lanes / 32.0 / (double)f->warp_insns : 1;
+	sline_printf(l, ROLE_NORMAL, "   blocks %u/%u   warp insns %llu   SIMT efficiency %.0f%%",
+		     f->blocks_done, f->nblocks, (unsigned long long)f->warp_insns, eff * 100);
+}
+
+static const char warp_letter[5] = {' ', 'r', 'I', 'B', '.'};
+static const enum ui_role warp_role[5] = {ROLE_NORMAL, ROLE_NORMAL, ROLE_RUNNING, ROLE_WARN,
+					   ROLE_DIM};
+
+static void sm_line(const struct inspect *in, unsigned i, struct sline_list *out)
+{
+	const struct emu_trace_sm_snap *s = &in->snap->sm[i];
+	struct sline *l = sline_list_add(out);
+	sline_printf(l, i == in->sm ? ROLE_SELECTED : ROLE_NORMAL, "%sSM %-2u", i == in->sm ? ">" : " ", i);
+	if (!s->busy) {
+		sline_printf(l, ROLE_DIM, " idle        %u blocks done", s->blocks_done);
+		return;
+	}
+	sline_printf(l, ROLE_NORMAL, " block %-5u ", s->block);
+	for (unsigned w = 0; w < s->nwarps && w < EMU_TRACE_MAX_WARPS; w++) {
+		unsigned st = s->state[w] < 5 ? s->state[w] : 0;
+		char c[2] = {warp_letter[st], 0};
+		sline_puts(l, i == in->sm && w == in->warp ? ROLE_SELECTED : warp_role[st], c);
+	}
+	unsigned cnt[5];
+	livetrace_warp_counts(s, cnt);
+	unsigned live = s->nwarps - cnt[EMU_TW_DONE];
+	if (cnt[EMU_TW_BARRIER]) {
+		sline_printf(l, ROLE_NORMAL, "  barrier line %u [", s->bar_line);
+		for (unsigned k = 0; k < 8; k++)
+			sline_puts(l, k < cnt[EMU_TW_BARRIER] * 8 / (live ? live : 1) ? ROLE_WARN : ROLE_DIM,
+				   k < cnt[EMU_TW_BARRIER] * 8 / (live ? live : 1) ? "=" : "-");
+		sline_printf(l, ROLE_NORMAL, "] %u/%u arrived", cnt[EMU_TW_BARRIER], live);
+	}
+}
+
+static void warp_mask_line(const struct inspect *in, struct sline_list *out)
+{
+	const struct emu_trace_sm_snap *s = &in->snap->sm[in->sm];
+	if (in->warp >= EMU_TRACE_MAX_WARPS)
+		return;
+	uint32_t m = s->mask[in->warp];
+	struct sline *l = sline_list_add(out);
+	sline_printf(l, ROLE_NORMAL, "SM %u warp %u lanes ", in->sm, in->warp);
+	for (unsigned k = 0; k < 32; k++)
+		sline_puts(l, m >> k & 1 ? ROLE_PASS : ROLE_DIM, m >> k & 1 ? "|" : ".");
+	sline_printf(l, ROLE_NORMAL, " %u/32 active, %llu instructions", (unsigned)__builtin_popcount(m),
+		     (unsigned long long)s->insns[in->warp]);
+}
+
+static const char *src_text(const struct inspect *in, unsigned line)
+{
+	return line >= 1 && line <= in->src_n ? in->src_lines[line - 1] : "";
+}
+
+static void simt_table(const struct inspect *in, int width, int rows, struct sline_list *out)
+{
+	sline_list_addf(out, ROLE_H3, " line  SIMT  %-10s  warp insns  source", "efficiency");
+	unsigned shown = 0, skip = in->scroll;
+	for (unsigned i = 0; i < in->snap->nlines && (int)shown < rows; i++) {
+		const struct emu_trace_line_snap *ln = &in->snap->lines[i];
+		if (!ln->warp_insns)
+			continue;
+		if (skip) {
+			skip--;
+			continue;
+		}
+		double e = livetrace_simt(ln);
+		struct sline *l = sline_list_add(out);
+		if (ln->line)
+			sline_printf(l, ROLE_NORMAL, "%5u ", ln->line);
+		else
+			sline_puts(l, ROLE_DIM, "other ");
+		sline_printf(l, e < 0.999 ? ROLE_WARN : ROLE_PASS, "%4.0f%% ", e * 100);
+		int bar = (int)(e * 10 + 0.5);
+		for (int k = 0; k < 10; k++)
+			sline_puts(l, k < bar ? ROLE_MARKER : ROLE_DIM, k < bar ? "#" : ".");
+		sline_printf(l, ROLE_NORMAL, "  %10llu  ", (unsigned long long)ln->warp_insns);
+		sline_printf(l, ROLE_CODE, "%.*s", width > 40 ? width - 40 : 0, src_text(in, ln->line));
+		shown++;
+	}
+}
+
+static void warps_render(struct inspect *in, int width, int height, struct sline_list *out)
+{
+	if (no_trace(in, out))
+		return;
+	trace_header(in, out);
+	sline_list_addf(out, ROLE_DIM, "warps: I issuing  r ready  B at a barrier  . done    Up/Down SM  Left/Right warp");
+	unsigned nsm = in->snap->nsms;
+	unsigned sm_rows = (unsigned)(height / 3);
+	if (sm_rows < 2)
+		sm_rows = 2;
+	unsigned first = in->sm >= sm_rows ? in->sm - sm_rows + 1 : 0;
+	for (unsigned i = first; i < nsm && i < first + sm_rows; i++)
+		sm_line(in, i, out);
+	if (nsm > sm_rows)
+		sline_list_addf(out, ROLE_DIM, "  (%u SMs; Up/Down scrolls)", nsm);
+	warp_mask_line(in, out);
+	simt_table(in, width, height - (int)out->n - 1, out);
+}
+
+/* ---- memory ---- */
+
+static enum ui_role sectors_role(double s)
+{
+	return s <= 4.01 ? ROLE_PASS : s < 16 ? ROLE_WARN : ROLE_FAIL;
+}
+
+static enum ui_role banks_role(double b)
+{
+	return b <= 1.01 ? ROLE_PASS : b < 8 ? ROLE_WARN : ROLE_FAIL;
+}
+
+static void memory_render(struct inspect *in, int width, int height, struct sline_list *out)
+{
+	if (no_trace(in, out))
+		return;
+	trace_header(in, out);
+	sline_list_addf(out, ROLE_H3, " line   ld req sect/req   st req sect/req  shd req banks  source");
+	unsigned shown = 0, skip = in->scroll;
+	int rows = height - 2 - 2;
+	for (unsigned i = 0; i < in->snap->nlines && (int)shown < rows; i++) {
+		const struct emu_trace_line_snap *ln = &in->snap->lines[i];
+		if (!ln->gld_req && !ln->gst_req && !ln->shd_req)
+			continue;
+		if (skip) {
+			skip--;
+			continue;
+		}
+		struct sline *l = sline_list_add(out);
+		sline_printf(l, ln->line ? ROLE_NORMAL : ROLE_DIM, ln->line ? "%5u " : "other ", ln->line);
+		if (ln->gld_req)
+			sline_printf(l, sectors_role(livetrace_ld_sectors(ln)), "%8llu %8.1f ",
+				     (unsigned long long)ln->gld_req, livetrace_ld_sectors(ln));
+		else
+			sline_puts(l, ROLE_DIM, "       -        - ");
+		if (ln->gst_req)
+			sline_printf(l, sectors_role(livetrace_st_sectors(ln)), "%8llu %8.1f ",
+				     (unsigned long long)ln->gst_req, livetrace_st_sectors(ln));
+		else
+			sline_puts(l, ROLE_DIM, "       -        - ");
+		if (ln->shd_req)
+			sline_printf(l, banks_role(livetrace_bank_degree(ln)), "%8llu %5.1f  ",
+				     (unsigned long long)ln->shd_req, livetrace_bank_degree(ln));
+		else
+			sline_puts(l, ROLE_DIM, "       -     -  ");
+		sline_printf(l, ROLE_CODE, "%.*s", width > 62 ? width - 62 : 0, src_text(in, ln->line));
+		shown++;
+	}
+	if (!shown)
+		sline_list_addf(out, ROLE_DIM, "No global or shared memory accesses traced yet.");
+	sline_list_addf(out, ROLE_DIM, "sect/req: 32-byte sectors per warp request (4 = 32 floats in a row, 32 = one per lane).");
+	sline_list_addf(out, ROLE_DIM, "banks: passes per shared request (1 = conflict-free, 32 = a 32-way bank conflict).");
+}
+
+void inspect_render(struct inspect *in, int width, int height, struct sline_list *out)
+{
+	switch (in->tab) {
+	case INSPECT_OCCUPANCY:
+		occ_render(in, width, height, out);
+		break;
+	case INSPECT_WARPS:
+		warps_render(in, width, height, out);
+		break;
+	default:
+		memory_render(in, width, height, out);
+		break;
+	}
+}
+
+/* ---- keys ---- */
+
+static int clampi(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static bool occ_key(struct inspect *in, int key)
+{
+	const struct resources *res = &in->res[in->device];
+	if (key == 'd') {
+		in->device = (in->device + 1) % in->ndevices;
+		return true;
+	}
+	if (res->n == 0 || in->kernel >= res->n)
+		return false;
+	struct occ_row row;
+	occ_row(in, in->kernel, &row);
+	struct inspect_whatif *w = &in->whatif[in->kernel < EMU_TRACE_MAX_KERNELS ? in->kernel : 0];
+	switch (key) {
+	case KEYMAP_UP: case 'k':
+		in->kernel = in->kernel ? in->kernel - 1 : 0;
+		return true;
+	case KEYMAP_DOWN: case 'j':
+		in->kernel = in->kernel + 1 < res->n ? in->kernel + 1 : in->kernel;
+		return true;
+	case 'b': case '-':
+		w->block = clampi((row.block + 31) / 32 * 32 - 32, 32, 1024);
+		return true;
+	case 'B': case '+':
+		w->block = clampi(row.block / 32 * 32 + 32, 32, 1024);
+		return true;
+	case 'r':
+		w->regs = clampi(row.k.regs - 4, 1, 255);
+		return true;
+	case 'R':
+		w->regs = clampi(row.k.regs + 4, 1, 255);
+		return true;
+	case 's':
+		w->smem = (long)clampi((int)(row.k.smem_static + row.k.smem_dynamic) - 1024, 0, 227 * 1024);
+		return true;
+	case 'S':
+		w->smem = (long)clampi((int)(row.k.smem_static + row.k.smem_dynamic) + 1024, 0, 227 * 1024);
+		return true;
+	case '0':
+		*w = (struct inspect_whatif){0, 0, -1};
+		return true;
+	}
+	return false;
+}
+
+static bool trace_key(struct inspect *in, int key)
+{
+	unsigned nsm = in->snap_rc == 0 ? in->snap->nsms : 0;
+	switch (key) {
+	case KEYMAP_UP: case 'k':
+		if (in->tab == INSPECT_WARPS && in->sm > 0)
+			in->sm--;
+		else if (in->tab == INSPECT_MEMORY && in->scroll)
+			in->scroll--;
+		return true;
+	case KEYMAP_DOWN: case 'j':
+		if (in->tab == INSPECT_WARPS && in->sm + 1 < nsm)
+			in->sm++;
+		else if (in->tab == INSPECT_MEMORY)
+			in->scroll++;
+		return true;
+	case KEYMAP_LEFT:
+		in->warp = in->warp ? in->warp - 1 : 0;
+		return true;
+	case KEYMAP_RIGHT:
+		in->warp = in->warp + 1 < EMU_TRACE_MAX_WARPS ? in->warp + 1 : in->warp;
+		return true;
+	case KEYMAP_PGDN: case ' ':
+		in->scroll += 10;
+		return true;
+	case KEYMAP_PGUP:
+		in->scroll = in->scroll > 10 ? in->scroll - 10 : 0;
+		return true;
+	case KEYMAP_HOME:
+		in->scroll = 0;
+		return true;
+	}
+	return false;
+}
+
+bool inspect_key(struct inspect *in, int key)
+{
+	switch (key) {
+	case KEYMAP_TAB:
+		in->tab = (in->tab + 1) % INSPECT_TABS;
+		return true;
+	case KEYMAP_BTAB:
+		in->tab = (in->tab + INSPECT_TABS - 1) % INSPECT_TABS;
+		return true;
+	case '1': case 'o':
+		in->tab = INSPECT_OCCUPANCY;
+		return true;
+	case '2': case 'w':
+		in->tab = INSPECT_WARPS;
+		return true;
+	case '3': case 'm':
+		in->tab = INSPECT_MEMORY;
+		return true;
+	}
+	return in->tab == INSPECT_OCCUPANCY ? occ_key(in, key) : trace_key(in, key);
+}

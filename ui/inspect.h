@@ -1,0 +1,94 @@
+/* inspect: the model behind the "look inside" panels of issue 7, three tabs over the
+ * open lab:
+ *   Occupancy  each kernel's registers and shared memory (ptxas, resources.h) and block
+ *              size (from the last run's launches), fed to NVIDIA's calculator
+ *              (occupancy.h) for a picked device; the occupancy curve over block sizes
+ *              with the student's choice marked; what-if keys change block size,
+ *              registers or shared memory and recompute at once.
+ *   Warps      live, from the emulator's trace file (livetrace.h): the simulated SMs
+ *              and their resident blocks, each warp's state, the selected warp's
+ *              active-lane mask, barrier arrivals, and SIMT efficiency per source line.
+ *   Memory     per source line: sectors per global request (coalescing) and bank
+ *              passes per shared request (conflicts).
+ * A pure model: it renders into sline lists (no curses), so tests read its screens. */
+#ifndef PMPPLAB_UI_INSPECT_H
+#define PMPPLAB_UI_INSPECT_H
+
+#include <stdbool.h>
+
+#include "livetrace.h"
+#include "occupancy.h"
+#include "resources.h"
+#include "sline.h"
+
+enum inspect_tab { INSPECT_OCCUPANCY, INSPECT_WARPS, INSPECT_MEMORY, INSPECT_TABS };
+
+#define INSPECT_MAX_DEVICES 5
+
+/* What-if changes to one kernel (0 = as built / as launched). */
+struct inspect_whatif {
+	int block, regs;
+	long smem; /* bytes of static + dynamic shared memory; -1 = as built */
+};
+
+struct inspect {
+	enum inspect_tab tab;
+
+	/* Occupancy */
+	struct occ_device devices[INSPECT_MAX_DEVICES];
+	unsigned ndevices, device;     /* the picked one */
+	bool has_detected;             /* devices[ndevices - 1] is the local GPU */
+	struct resources res[INSPECT_MAX_DEVICES]; /* per device; loaded[] says which */
+	bool loaded[INSPECT_MAX_DEVICES];
+	int res_rc[INSPECT_MAX_DEVICES];
+	char res_error[INSPECT_MAX_DEVICES][256];
+	unsigned kernel;               /* selected kernel */
+	struct inspect_whatif whatif[EMU_TRACE_MAX_KERNELS];
+
+	/* Warps and Memory: the latest snapshot of the trace file */
+	char *trace_path;
+	struct emu_trace_file *snap;   /* heap: it is large */
+	int snap_rc;                   /* livetrace_read's return */
+	unsigned sm, warp;             /* selected SM and warp */
+	unsigned scroll;               /* first line of the per-line tables */
+
+	/* A line shown above the live tabs (the GPU backend: where their figures come
+	 * from), or NULL. */
+	char *note;
+
+	/* The source of the traced kernel, to show each line's text. */
+	char *src_path;
+	char **src_lines;
+	unsigned src_n;
+};
+
+/* Sets up the device list (the built-in table, plus the local GPU when
+ * DETECT is true and one is found) and the trace path (may be NULL). */
+void inspect_init(struct inspect *in, const char *trace_path, bool detect);
+void inspect_release(struct inspect *in);
+/* Forgets the kernels' resources (the source changed or another lab opened). */
+void inspect_forget(struct inspect *in);
+
+/* Gives the resources of the picked device: computed by LOAD (called at most once per
+ * device until inspect_forget), which fills res and returns 0 or a negative code with a
+ * message. */
+typedef int (*inspect_load_fn)(void *ctx, const char *arch, struct resources *out,
+			       char *err, size_t errlen);
+void inspect_load(struct inspect *in, inspect_load_fn load, void *ctx);
+/* Re-reads the trace file. Returns true when something changed (redraw). */
+bool inspect_refresh(struct inspect *in);
+
+/* The block size (threads), dynamic shared memory of kernel NAME (mangled) in the last
+ * run, from the trace's launch table; false when it did not launch. */
+bool inspect_launch_of(const struct inspect *in, const char *name, unsigned *block,
+		       unsigned long *dyn_smem);
+
+/* Model actions (the panel maps keys to them). Each returns true when the view changed. */
+bool inspect_key(struct inspect *in, int key);
+
+/* Renders the current tab for a WIDTH x HEIGHT area (the tab line is the panel's). */
+void inspect_render(struct inspect *in, int width, int height, struct sline_list *out);
+/* The tab names, for the tab line. */
+const char *inspect_tab_name(enum inspect_tab t);
+
+#endif
