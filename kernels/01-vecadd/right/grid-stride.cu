@@ -1,4 +1,4 @@
-// Known-right: a grid-stride loop with a fixed number of blocks.
+// Known-right: a grid-stride loop with a grid sized to the GPU (8 blocks per SM).
 #include <cuda_runtime.h>
 #include <stdio.h>
 
@@ -30,7 +30,9 @@ void vecAdd(const float *A_h, const float *B_h, float *C_h, int n)
     CHECK(cudaMemcpy(A_d, A_h, bytes, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(B_d, B_h, bytes, cudaMemcpyHostToDevice));
 
-    vecAddKernel<<<64, 128>>>(A_d, B_d, C_d, n);
+    int sms = 0;
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    vecAddKernel<<<8 * sms, 256>>>(A_d, B_d, C_d, n);
     CHECK(cudaGetLastError());
 
     CHECK(cudaMemcpy(C_h, C_d, bytes, cudaMemcpyDeviceToHost));

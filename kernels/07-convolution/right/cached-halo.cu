@@ -1,6 +1,3 @@
-// NOT graded yet: correct (passes on an H200), but the emulator stops it with a false
-// "read 4 bytes of shared memory at 0x100000000" (reproducer: /tmp/emu-bugs-B/shared-addr-wrap.cu).
-// Move it back to right/ once the emulator wraps 32-bit shared addresses.
 // Known-right: output-tile blocks (TILE_DIM x TILE_DIM threads, one output pixel each).
 // Each block loads only its own tile into shared memory; the halo pixels are read from
 // global memory, where the neighbouring blocks' loads have most likely left them in the
