@@ -1,11 +1,11 @@
-#!/bin/sh
+#!/bin/bash
 # panels_gpu_check.sh — run on a GPU machine from the repository root (issue 7):
 #  1. occupancy: pmpplab's model against cudaOccupancyMaxActiveBlocksPerMultiprocessor
 #     (bench/panels_gpu_check.cu) for 5 kernels x 32 block sizes (+ dynamic shared sizes);
 #  2. resources: ptxas -v for the GPU's architecture against cudaFuncGetAttributes numRegs;
 #  3. ncu: whether Nsight Compute is installed and allowed to read counters here.
 # Needs only the CUDA toolkit (nvcc, ptxas) and gcc; builds into $OUT or /tmp.
-set -u
+set -u -o pipefail
 CUDA=${CUDA:-/usr/local/cuda}
 NVCC=$CUDA/bin/nvcc
 W=${OUT:-/tmp}/panels_gpu_check
@@ -14,10 +14,12 @@ echo "== nvidia-smi"; nvidia-smi --query-gpu=name,compute_cap,driver_version --f
 echo "== 1. occupancy model vs the runtime"
 $NVCC -O2 -arch=native -std=c++17 -Igrader -DPMPPLAB_HAVE_CUDA_OCCUPANCY -I$CUDA/include \
 	bench/panels_gpu_check.cu grader/occupancy.c grader/occupancy_shim.cpp -ldl \
-	-o "$W/check" 2>&1 | grep -v "deprecated" ; "$W/check" | tee "$W/check.txt"
+	-o "$W/check" 2>&1 | grep -v "deprecated"
+"$W/check" | tee "$W/check.txt"
 occ=$?
+[ $occ = 77 ] && { echo "no GPU here: nothing to compare"; exit 77; }
 echo "== 2. ptxas registers vs cudaFuncGetAttributes"
-ARCH=$("$W/check" | sed -n 's/^device: .*(\(sm_[0-9]*\)).*/\1/p' | head -1)
+ARCH=${ARCH:-$(sed -n 's/^device: .*(\(sm_[0-9]*\)).*/\1/p' "$W/check.txt" | head -1)}
 $NVCC -ptx -lineinfo -O2 -o "$W/check.ptx" bench/panels_gpu_check.cu -Igrader 2>/dev/null
 $CUDA/bin/ptxas -v -arch="$ARCH" "$W/check.ptx" -o /dev/null 2>&1 |
 	awk "/Compiling entry function/ { split(\$0, q, \"'\"); name = q[2] }

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "ptx_internal.h"
+#include "trace.h" /* issue 7 (panels) */
 #include "schedule.h"
 
 #define FULL 0xffffffffu
@@ -127,6 +128,7 @@ struct block {
 	int faulted;
 	struct emu_fault fault;
 	int fault_rc;
+	struct emu_trace_sm *tsm; /* issue 7 (panels): this worker's trace counters, NULL = off */
 };
 
 struct launch_ctx {
@@ -144,6 +146,7 @@ struct launch_ctx {
 	struct emu_fault fault;
 	char **outs; /* printf output per block, NULL when none */
 	const struct emu_hooks *hooks;
+	struct emu_trace *trace; /* issue 7 (panels): live trace, NULL = off */
 	struct emu_schedule sched; /* block and warp order (schedule.h) */
 	unsigned slice;            /* warp instructions before the next warp runs */
 };
@@ -1160,6 +1163,9 @@ static void warp_return(struct warp *w)
 static int warp_exec(struct block *b, struct warp *w)
 {
 	const struct emu_hooks *hooks = EMU_HOOKS ? b->L->hooks : NULL;
+	struct emu_trace_sm *tsm = b->tsm; /* issue 7 (panels) */
+	if (__builtin_expect(tsm != NULL, 0))
+		emu_trace_warp_state(tsm, w->id, EMU_TW_ISSUING);
 	struct frame *fr = &w->frames[w->nframes - 1];
 	const struct ptx_insn *code = fr->f->code;
 	uint64_t *R = fr->regs;
@@ -1198,6 +1204,8 @@ static int warp_exec(struct block *b, struct warp *w)
 		if (__builtin_expect(hooks != NULL, 0) && hooks->on_insn)
 			hooks->on_insn(hooks->ctx, b->idx, w->id, m, pc, in->line);
 #endif
+		if (__builtin_expect(tsm != NULL, 0)) /* issue 7 (panels) */
+			emu_trace_insn(tsm, w->id, m, in);
 		count += m == FULL ? 32 : popcount32(m);
 		e->pc = pc + 1;
 		if (m == 0 && in->op != OP_BRA)
@@ -1664,6 +1672,8 @@ static int warp_exec(struct block *b, struct warp *w)
 			const uint64_t *a = SS(0);
 			int64_t off = in->off;
 			unsigned n = in->vec, tot = sz * n, sp = in->space;
+			if (__builtin_expect(tsm != NULL, 0)) /* issue 7 (panels) */
+				emu_trace_mem(tsm, in, (int)sp, a, off, tot, m, 0);
 			int sg = is_signed_t(in->type);
 			uint64_t *d0 = DS(0), bias;
 			const unsigned char *base;
@@ -1713,6 +1723,8 @@ static int warp_exec(struct block *b, struct warp *w)
 			const uint64_t *a = SS(0);
 			int64_t off = in->off;
 			unsigned n = in->vec, tot = sz * n, sp = in->space;
+			if (__builtin_expect(tsm != NULL, 0)) /* issue 7 (panels) */
+				emu_trace_mem(tsm, in, (int)sp, a, off, tot, m, 1);
 			uint64_t bias;
 			unsigned char *base;
 			if (n == 1 && !hooks && (base = warp_range(b, w, (int)sp, a, off, sz, m, &bias))) {
@@ -1748,6 +1760,8 @@ static int warp_exec(struct block *b, struct warp *w)
 			const uint64_t *a = SS(0), *bv = SS(1), *cv = in->ns > 2 ? SS(2) : SS(1);
 			uint64_t *d = red ? NULL : DS(0);
 			unsigned sp = in->space;
+			if (__builtin_expect(tsm != NULL, 0)) /* issue 7 (panels) */
+				emu_trace_mem(tsm, in, (int)sp, a, in->off, sz, m, 1);
 			for (uint32_t mm = m; mm; mm &= mm - 1) {
 				unsigned l = (unsigned)__builtin_ctz(mm);
 				uint64_t addr = (a[l] + (uint64_t)in->off) & space_addr_mask((int)sp);
@@ -1917,6 +1931,8 @@ static int warp_exec(struct block *b, struct warp *w)
 			if (__builtin_expect(hooks != NULL, 0) && hooks->on_barrier)
 				hooks->on_barrier(hooks->ctx, b->idx, w->id, m, in->line);
 #endif
+			if (__builtin_expect(tsm != NULL, 0)) /* issue 7 (panels) */
+				emu_trace_barrier(tsm, w->id, in);
 			w->state = W_BARRIER;
 			goto out;
 		}
@@ -2017,6 +2033,8 @@ static int block_run(struct worker *wk, unsigned idx)
 	b->bid.z = idx / (l->grid.x * l->grid.y);
 	b->faulted = 0;
 	b->outlen = 0;
+	if (b->tsm) /* issue 7 (panels) */
+		emu_trace_block_begin(b->tsm, idx, b->nwarps);
 	memset(b->shared, 0, b->shared_size);
 	int rc = 0;
 	for (unsigned i = 0; i < b->nwarps; i++) {
@@ -2063,6 +2081,9 @@ static int block_run(struct worker *wk, unsigned idx)
 			struct warp *w = &b->warps[order[k]];
 			if (w->state == W_RUN) {
 				rc = warp_exec(b, w);
+				if (b->tsm) /* issue 7 (panels) */
+					emu_trace_warp_state(b->tsm, w->id, w->state == W_DONE ? EMU_TW_DONE
+							     : w->state == W_BARRIER ? EMU_TW_BARRIER : EMU_TW_READY);
 				if (rc || b->faulted) {
 					if (!rc)
 						rc = b->fault_rc;
@@ -2082,6 +2103,8 @@ static int block_run(struct worker *wk, unsigned idx)
 			if (w->state != W_BARRIER)
 				continue;
 			w->state = W_RUN;
+			if (b->tsm) /* issue 7 (panels) */
+				emu_trace_warp_state(b->tsm, w->id, EMU_TW_READY);
 			if (w->red_pending) {
 				uint64_t v = w->red_pending == BAR_RED_POPC ? b->red_popc
 					     : w->red_pending == BAR_RED_AND ? (uint64_t)b->red_and
@@ -2102,6 +2125,8 @@ static int block_run(struct worker *wk, unsigned idx)
 done:
 	for (unsigned i = 0; i < b->nwarps; i++)
 		wk->insns += b->warps[i].insns;
+	if (b->tsm) /* issue 7 (panels) */
+		emu_trace_block_end(b->tsm);
 	block_release_warps(b);
 	if (b->outlen) {
 		pthread_mutex_lock(&L->lock);
@@ -2279,12 +2304,17 @@ int emu_run(const struct emu_launch *l, struct emu_fault *fault)
 		rc = -ENOMEM;
 		goto out_workers;
 	}
+	{ /* issue 7 (panels): the live trace, when $PMPPLAB_TRACE names a file */
+		uint32_t tg[3] = {g->x, g->y, g->z}, tb[3] = {bl->x, bl->y, bl->z};
+		L.trace = emu_trace_launch_begin(L.m, L.kf, L.kf->name, tg, tb, l->dyn_shmem, nw);
+	}
 	unsigned started = 0;
 	for (unsigned i = 0; i < nw; i++) {
 		if (worker_init(&wk[i], &L)) {
 			rc = -ENOMEM;
 			goto out_join;
 		}
+		wk[i].b.tsm = emu_trace_sm(L.trace, i); /* issue 7 (panels) */
 	}
 	if (nw == 1) {
 		worker_main(&wk[0]);
@@ -2300,6 +2330,7 @@ out_join:
 		pthread_join(th[i], NULL);
 	for (unsigned i = 0; i < nw; i++)
 		worker_release(&wk[i]);
+	emu_trace_launch_end(L.trace, rc ? rc : L.rc); /* issue 7 (panels) */
 	if (!rc)
 		rc = L.rc;
 	if (L.outs) {

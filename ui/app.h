@@ -29,6 +29,7 @@ struct app {
 	enum keymap_view view;
 	enum keymap_view help_return; /* the view help goes back to */
 	struct panel *list_panel, *lab_panel, *help_panel;
+	struct panel *inspect_panel; /* issue 7: occupancy, warps, memory (VIEW_INSPECT) */
 	unsigned selected;       /* index into labs */
 
 	/* The open lab (lab view), or NULL. */

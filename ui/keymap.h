@@ -37,6 +37,7 @@ enum {
 	X(RUN,     "quick run: build and check the small datasets") \
 	X(GRADE,   "full grade: every dataset and check")           \
 	X(HINT,    "reveal the next hint")                          \
+	X(INSPECT, "occupancy, warps and memory panels")            \
 	X(QUIT,    "quit")                                          \
 	X(UP,      "move up / scroll up")                           \
 	X(DOWN,    "move down / scroll down")                       \
@@ -70,7 +71,8 @@ enum keymap_view {
 	VIEW_LIST = 1 << 0,
 	VIEW_LAB = 1 << 1,
 	VIEW_HELP = 1 << 2,
-	VIEW_ANY = VIEW_LIST | VIEW_LAB | VIEW_HELP,
+	VIEW_INSPECT = 1 << 3, /* issue 7: the occupancy / warps / memory panels */
+	VIEW_ANY = VIEW_LIST | VIEW_LAB | VIEW_HELP | VIEW_INSPECT,
 };
 
 struct keymap_binding {

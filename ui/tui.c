@@ -26,6 +26,7 @@
 #include "editor.h"
 #include "glyph.h"
 #include "grade.h"
+#include "inspect_panel.h" /* issue 7 */
 #include "theme.h"
 #include "workspace.h"
 #include "xmem.h"
@@ -341,6 +342,8 @@ static void tui_draw(struct app *a)
 	}
 	tui_draw_title(a);
 	struct panel *p = tui_focused(a);
+	if (a->view == VIEW_INSPECT) /* issue 7 */
+		p = a->inspect_panel;
 	p->cls->draw(p);
 	tui_draw_status(a);
 	tui_draw_keybar(a);
@@ -356,6 +359,7 @@ static void tui_resize(struct app *a)
 	a->list_panel->cls->resize(a->list_panel, &a->layout);
 	a->lab_panel->cls->resize(a->lab_panel, &a->layout);
 	a->help_panel->cls->resize(a->help_panel, &a->layout);
+	a->inspect_panel->cls->resize(a->inspect_panel, &a->layout); /* issue 7 */
 	clearok(curscr, TRUE);
 }
 
@@ -412,6 +416,8 @@ static unsigned tui_global(void *ctx, enum ui_action action, int key)
 			a->view = a->help_return;
 		else if (a->view == VIEW_LAB)
 			app_close_lab(a);
+		else if (a->view == VIEW_INSPECT) /* issue 7: back to the lab */
+			a->view = VIEW_LAB;
 		break;
 	case ACT_EDIT:
 		app_edit(a, t->tty_stderr);
@@ -420,6 +426,12 @@ static unsigned tui_global(void *ctx, enum ui_action action, int key)
 	case ACT_RUN:
 	case ACT_GRADE: app_run(a, action == ACT_RUN); break;
 	case ACT_HINT: app_hint(a); break;
+	case ACT_INSPECT: /* issue 7: the panels of the open (or selected) lab */
+		if (!a->open && app_selected(a))
+			app_open_lab(a, a->selected);
+		if (a->open)
+			a->view = VIEW_INSPECT;
+		break;
 	case ACT_RESET: a->confirm_reset = true; break;
 	case ACT_REDRAW: clearok(curscr, TRUE); break;
 	case ACT_RESIZE: tui_resize(a); break;
@@ -447,6 +459,8 @@ static unsigned tui_key(struct tui_ctx *t, int ch)
 		return ACTION_REDRAW;
 	}
 	struct panel *p = tui_focused(a);
+	if (a->view == VIEW_INSPECT) /* issue 7 */
+		p = a->inspect_panel;
 	if (a->layout.too_small)
 		p = NULL; /* nothing is shown to act on; quit and resize still work */
 	return keymap_dispatch(key, a->view, p ? tui_panel_key : NULL, p, tui_global, t);
@@ -581,6 +595,8 @@ static int tui_loop(struct app *a, int tty_stderr)
 		int timeout = a->watch ? watch_timeout(a->watch, now) : -1;
 		if (job_busy(a->job) && (timeout < 0 || timeout > 120))
 			timeout = 120; /* the spinner */
+		if (job_busy(a->job) && a->view == VIEW_INSPECT && timeout > 80)
+			timeout = 80; /* issue 7: the live panels refresh >= 10 times a second */
 		struct pollfd fds[4] = { { STDIN_FILENO, POLLIN, 0 },
 					 { job_fd(a->job), POLLIN, 0 },
 					 { a->watch ? watch_fd(a->watch) : -1, POLLIN, 0 },
@@ -638,6 +654,12 @@ int tui_run(const char *ws, const char *labs_dir, enum backend_kind backend)
 	a.list_panel = list_panel_new(&a);
 	a.lab_panel = lab_panel_new(&a);
 	a.help_panel = help_panel_new(&a);
+	/* issue 7: the emulator publishes its live trace here for the panels; the student
+	 * programs the grader runs inherit the variable. */
+	char *trace = xasprintf("%s/.pmpplab/trace.bin", a.ws);
+	setenv("PMPPLAB_TRACE", trace, 1);
+	a.inspect_panel = inspect_panel_new(&a, trace);
+	free(trace);
 	int tty_stderr = tui_redirect_stderr(&a);
 	tui_catch_signals(); /* before initscr, so curses keeps its hands off them */
 	tui_screen_init(&a);
@@ -650,6 +672,7 @@ int tui_run(const char *ws, const char *labs_dir, enum backend_kind backend)
 	panel_destroy(a.list_panel);
 	panel_destroy(a.lab_panel);
 	panel_destroy(a.help_panel);
+	panel_destroy(a.inspect_panel); /* issue 7 */
 	job_free(a.job);
 	watch_free(a.watch);
 	report_free(a.report);

@@ -6,11 +6,12 @@
 #   tests/barriers/gpu_sanitizer.sh [OUTDIR]               GPU: nvcc -arch=native, racecheck + synccheck
 #   tests/barriers/gpu_sanitizer.sh --emu LIBDIR [OUTDIR]  emulator: LIBDIR holds libpmpplab_cudart.so
 #
-# OUTDIR (default $OUT, else /tmp/barriers-check) receives the driver and one log per
-# kernel and tool; `test_grader_barriers --parse OUTDIR` shows what the grader's parser
-# makes of the GPU logs. Exit 0 when no known-good kernel has a finding (and, on the
-# emulator, every known-bad one has), 1 otherwise or when a build failed, 77 (skipped) in
-# GPU mode without a GPU or compute-sanitizer.
+# OUTDIR (default $OUT, else /tmp/barriers-check) receives one log per kernel and tool
+# (the driver program is built in a temporary folder); `test_grader_barriers --parse
+# OUTDIR` shows what the grader's parser makes of the GPU logs. Exit 0 when no
+# known-good kernel has a finding (and, on the emulator, every known-bad one has), 1
+# otherwise or when a build failed, 77 (skipped) in GPU mode without a GPU or
+# compute-sanitizer.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 mode=gpu
@@ -22,6 +23,8 @@ if [ "${1:-}" = "--emu" ]; then
 fi
 out=${1:-${OUT:-/tmp/barriers-check}}
 mkdir -p "$out"
+bin=$(mktemp -d "${TMPDIR:-/tmp}/barriers-driver-XXXXXX")
+trap 'rm -rf "$bin"' EXIT
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 
 bad="mm_no_first_sync mm_no_second_sync mm_sync_in_if mm_sync_in_if_split mm_return_then_sync
@@ -46,7 +49,7 @@ if [ "$mode" = gpu ]; then
 		echo "no GPU or no compute-sanitizer: skipped" >&2
 		exit 77
 	fi
-	"$nvcc" -arch=native -lineinfo -o "$out/driver" "$here/driver.cu" || exit 1
+	"$nvcc" -arch=native -lineinfo -o "$bin/driver" "$here/driver.cu" || exit 1
 	nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
 	"$cs" --version | tail -1
 	printf '%-28s %-6s %-10s %s\n' kernel set tool "findings (count; positions)"
@@ -55,7 +58,7 @@ if [ "$mode" = gpu ]; then
 		for k in $list; do
 			for tool in racecheck synccheck; do
 				log="$out/$k.$tool.txt"
-				"$cs" --tool "$tool" --print-limit 20 "$out/driver" "$k" >"$log" 2>&1
+				"$cs" --tool "$tool" --print-limit 20 "$bin/driver" "$k" >"$log" 2>&1
 				n=$(grep -c 'Race reported\|hazard detected\|Barrier error' "$log")
 				printf '%-28s %-6s %-10s %s; %s\n' "$k" "$set" "$tool" "$n" "$(positions "$log")"
 				[ "$set" = good ] && [ "$n" != 0 ] && status=1
@@ -71,16 +74,16 @@ if [ "$mode" = gpu ]; then
 		done
 	done
 else
-	"$nvcc" -cudart none -g -o "$out/driver" "$here/driver.cu" -L"$libdir" -lpmpplab_cudart \
+	"$nvcc" -cudart none -g -o "$bin/driver" "$here/driver.cu" -L"$libdir" -lpmpplab_cudart \
 		-Xlinker -rpath,"$libdir" || exit 1
-	"$nvcc" -ptx -lineinfo -o "$out/driver.ptx" "$here/driver.cu" || exit 1
+	"$nvcc" -ptx -lineinfo -o "$bin/driver.ptx" "$here/driver.cu" || exit 1
 	printf '%-28s %-6s %s\n' kernel set "findings (count; positions)"
 	for set in bad good; do
 		eval "list=\$$set"
 		for k in $list; do
 			log="$out/$k.emu.txt"
-			PMPPLAB_EMU_PTX="$out/driver.ptx" PMPPLAB_EMU_RACECHECK=1 \
-				PMPPLAB_EVENTS="$out/$k.events" "$out/driver" "$k" >"$log" 2>&1
+			PMPPLAB_EMU_PTX="$bin/driver.ptx" PMPPLAB_EMU_RACECHECK=1 \
+				PMPPLAB_EVENTS="$out/$k.events" "$bin/driver" "$k" >"$log" 2>&1
 			n=$(grep -c ': error: \|: warning: ' "$log")
 			printf '%-28s %-6s %s; %s\n' "$k" "$set" "$n" "$(positions "$log")"
 			[ "$set" = good ] && [ "$n" != 0 ] && status=1

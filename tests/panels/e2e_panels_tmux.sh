@@ -43,7 +43,8 @@ capture() {
 }
 
 wait_for() {
-	local deadline=$((SECONDS + $1))
+	# Loaded CI machines are slow: every wait gets E2E_SLOW (default 3) times longer.
+	local deadline=$((SECONDS + $1 * ${E2E_SLOW:-3}))
 	while [ $SECONDS -lt $deadline ]; do
 		tm capture-pane -p -t p 2>/dev/null | grep -Eq -- "$2" && return 0
 		sleep 0.2

@@ -82,7 +82,8 @@ capture() {
 
 # wait_for SECONDS REGEX: until the screen matches (grep -E), or fail.
 wait_for() {
-	local deadline=$((SECONDS + $1))
+	# Loaded CI machines are slow: every wait gets E2E_SLOW (default 3) times longer.
+	local deadline=$((SECONDS + $1 * ${E2E_SLOW:-3}))
 	while [ $SECONDS -lt $deadline ]; do
 		if tm capture-pane -p -t e2e 2>/dev/null | grep -Eq -- "$2"; then
 			return 0
@@ -95,7 +96,8 @@ wait_for() {
 # quit_and_check: q ends pmpplab, with exit status 0.
 quit_and_check() {
 	tm send-keys -t e2e q
-	local deadline=$((SECONDS + 10)) status=
+	# Quitting waits for a grading run in progress (nvcc may take a while under load).
+	local deadline=$((SECONDS + 60)) status=
 	# tmux sees the pty close before it reaps the process: wait for the exit status.
 	while [ -z "$status" ]; do
 		[ $SECONDS -lt $deadline ] || fail "pmpplab did not quit on q"

@@ -1,4 +1,4 @@
-// expect: correctness
+// expect: barriers
 // Known-wrong (part 2): no barrier between the steps of the Brent-Kung down-sweep, so a
 // warp pushes partial sums that another warp has not finished yet.
 #include <cuda_runtime.h>

@@ -1,9 +1,8 @@
-// expect: correctness
-// Known-wrong, NOT graded yet: the private histogram is never zeroed, so counts start from
-// whatever the shared memory held. Nothing catches it today: the emulator zeroes shared
-// memory, and on an H200 a fresh process's shared memory happened to read as 0 too. It
-// needs an uninitialised-read check (compute-sanitizer --tool initcheck, or the emulator
-// filling shared memory with a pattern).
+// expect: barriers
+// expect-text: no thread of the block had written
+// Known-wrong: the private histogram is never zeroed, so counts start from whatever the
+// shared memory held. The output may still be right (fresh shared memory often reads as
+// 0), so only the emulator's uninitialised-read check catches it.
 #include <cuda_runtime.h>
 #include <stdio.h>
 
