@@ -73,6 +73,9 @@ static void child_exec(const struct runner_opts *o, int out_fd, int err_fd, char
 		dup2(out_fd, STDOUT_FILENO);
 	if (err_fd >= 0)
 		dup2(err_fd, STDERR_FILENO);
+	/* Nothing else of ours (the terminal, the UI's pipes) reaches the child: a child
+	 * holding the terminal would keep it open after pmpplab quits. */
+	close_range(3, ~0U, 0);
 	if (o->cwd && chdir(o->cwd) != 0)
 		_exit(127);
 	signal(SIGPIPE, SIG_DFL);

@@ -547,7 +547,7 @@ static int tui_load(struct app *a, const char *ws, const char *labs_dir)
  * child writes there can scribble over it. Returns a descriptor of the old stderr. */
 static int tui_redirect_stderr(const struct app *a)
 {
-	int saved = dup(STDERR_FILENO);
+	int saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3); /* children must not keep the terminal open */
 	char *log = xasprintf("%s/.pmpplab/tui.log", a->ws);
 	int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	free(log);
