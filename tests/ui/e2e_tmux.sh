@@ -51,6 +51,11 @@ fail() {
 	tm capture-pane -p -t e2e 2>/dev/null
 	echo "--- tui.log ---"
 	cat "$WORK/ws/.pmpplab/tui.log" 2>/dev/null | tail -20
+	echo "--- processes in the pane ---"
+	local pane_pid
+	pane_pid=$(tm display-message -p -t e2e '#{pane_pid}' 2>/dev/null)
+	[ -n "$pane_pid" ] && ps -e -o pid,ppid,stat,wchan:24,args 2>/dev/null |
+		awk -v root="$pane_pid" 'NR == 1 || $1 == root || seen[$2] { seen[$1] = 1; print }'
 	exit 1
 }
 
@@ -93,22 +98,26 @@ wait_for() {
 	fail "waited $1 s for /$2/ on the screen"
 }
 
-# quit_and_check: q ends pmpplab, with exit status 0.
+# quit_and_check: q ends pmpplab, with exit status 0. The pane's shell writes that status
+# to $STATUS: tmux before 3.5 can lose the SIGCHLD of a pane (tmux issues 311, 2679) and
+# then never reports the pane dead, so its #{pane_dead_status} cannot be trusted.
+STATUS="$WORK/status"
 quit_and_check() {
 	tm send-keys -t e2e q
 	# Quitting waits for a grading run in progress (nvcc may take a while under load).
-	local deadline=$((SECONDS + 60)) status=
-	# tmux sees the pty close before it reaps the process: wait for the exit status.
-	while [ -z "$status" ]; do
+	local deadline=$((SECONDS + 60))
+	while [ ! -s "$STATUS" ]; do
 		[ $SECONDS -lt $deadline ] || fail "pmpplab did not quit on q"
 		sleep 0.2
-		status=$(tm display-message -p -t e2e '#{?pane_dead,#{pane_dead_status}#{pane_dead_signal},}')
 	done
-	[ "$status" = 0 ] || fail "pmpplab ended with status/signal '$status'"
+	local status
+	status=$(cat "$STATUS")
+	rm -f "$STATUS"
+	[ "$status" = 0 ] || fail "pmpplab ended with status '$status'"
 }
 
 tm -f /dev/null new-session -d -s e2e -x 160 -y 48 \
-	"cd '$WORK/ws' && LANG=C.UTF-8 LC_ALL=C.UTF-8 EDITOR=true '$PMPPLAB' --labs '$SRC/labs' --backend $BACKEND"
+	"cd '$WORK/ws' && LANG=C.UTF-8 LC_ALL=C.UTF-8 EDITOR=true '$PMPPLAB' --labs '$SRC/labs' --backend $BACKEND; echo \$? >'$STATUS'"
 tm set-option -t e2e remain-on-exit on >/dev/null
 
 # 1. The list.
@@ -169,7 +178,7 @@ quit_and_check
 #    ASCII only, and the progress kept from the first session.
 tm kill-session -t e2e
 tm -f /dev/null new-session -d -s e2e -x 80 -y 24 \
-	"cd '$WORK/ws' && LANG=C LC_ALL=C NO_COLOR=1 TERM=vt100 '$PMPPLAB' --labs '$SRC/labs' --backend $BACKEND"
+	"cd '$WORK/ws' && LANG=C LC_ALL=C NO_COLOR=1 TERM=vt100 '$PMPPLAB' --labs '$SRC/labs' --backend $BACKEND; echo \$? >'$STATUS'"
 tm set-option -t e2e remain-on-exit on >/dev/null
 wait_for 10 "$LAB +[0-9]+ +Vector addition +\\+ passed"
 capture list-ascii >/dev/null
