@@ -5,8 +5,9 @@
 # Run from the repository root on a GPU machine:
 #   bench/gpu_bench.sh [--probe PERF_PROBE] [--n FLOATS]
 # PERF_PROBE is bench/perf_probe.c built (default build/tests/perf/perf_probe). Lab rows
-# use each lab's own performance check (dataset and bytes); matmul labs (04, 05) run
-# with every param set to 4096. Rates count useful bytes (or 2 flops per multiply-add);
+# use each lab's own performance check (dataset and bytes), with n set to the copy's
+# n (FLOATS, default 2^26) where the lab has that param; matmul labs (04, 05) run with
+# every param set to 4096. Rates count useful bytes (or 2 flops per multiply-add);
 # the copy counts bytes read + written. Exit 77 without a GPU.
 set -u
 probe=build/tests/perf/perf_probe n=$((1 << 26))
@@ -39,7 +40,8 @@ for dir in labs/[0-9]*/; do
   case $num in
     04|05) args=(--all-params 4096 --flops "2 * 4096 * 4096 * 4096"); base=sgemm ;;
     *) grep -q "kind: *performance" "$dir/lab.yaml" || { printf '%s\tno performance check in lab.yaml\n' "$id" >>"$work/labs.tsv"; continue; }
-       args=()
+       # memory-bound labs at the copy's size (a lab's own large dataset may fit in L2)
+       args=(); grep -q '^  - name: n$' "$dir/lab.yaml" && args=(--set "n=$n")
        case $num in 08) base=hist ;; 09) base=reduce ;; 10) base=scan ;; *) base=copy ;; esac ;;
   esac
   if line=$("$probe" "$dir" "$dir/$sol" "${args[@]}" 2>"$work/$id.err"); then
