@@ -2259,3 +2259,35 @@ int ptx_module_symbol(const struct ptx_module *m, const char *name, devaddr_t *a
 	}
 	return -ENOENT;
 }
+
+int ptx_module_load_file(const char *path, struct ptx_module **out, char *err, size_t errlen)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int rc = fp ? 0 : -errno;
+	while (fp) {
+		if (len + 65536 > cap) {
+			char *nb = realloc(buf, cap = cap * 2 + 65536);
+			if (!nb) {
+				rc = -ENOMEM;
+				break;
+			}
+			buf = nb;
+		}
+		size_t got = fread(buf + len, 1, cap - len, fp);
+		len += got;
+		if (got == 0) {
+			rc = ferror(fp) ? -EIO : 0;
+			break;
+		}
+	}
+	if (fp)
+		fclose(fp);
+	if (rc == 0)
+		rc = ptx_module_load(buf, len, path, out, err, errlen);
+	else if (err)
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+	free(buf);
+	return rc;
+}

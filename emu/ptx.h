@@ -24,6 +24,9 @@ struct ptx_kernel;
  * err may be NULL. */
 int ptx_module_load(const char *text, size_t len, const char *path,
 		    struct ptx_module **out, char *err, size_t errlen);
+/* The same for the PTX file at PATH; a file that cannot be read is -errno, with the
+ * reason in err. */
+int ptx_module_load_file(const char *path, struct ptx_module **out, char *err, size_t errlen);
 void ptx_module_free(struct ptx_module *m);
 
 /* The .entry named mangled, or NULL. */

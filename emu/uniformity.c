@@ -444,34 +444,8 @@ int uniformity_analyze(const struct ptx_module *m, struct uniformity_report **ou
 int uniformity_analyze_file(const char *path, struct uniformity_report **out, char *err,
 			    size_t errlen)
 {
-	FILE *fp = fopen(path, "rb");
-	if (!fp) {
-		int e = errno;
-		if (err)
-			snprintf(err, errlen, "%s: %s", path, strerror(e));
-		return -e;
-	}
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (len + 65536 > cap) {
-			char *nb = realloc(buf, cap = cap * 2 + 65536);
-			if (!nb) {
-				free(buf);
-				fclose(fp);
-				return -ENOMEM;
-			}
-			buf = nb;
-		}
-		size_t got = fread(buf + len, 1, cap - len, fp);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	fclose(fp);
 	struct ptx_module *m;
-	int rc = ptx_module_load(buf, len, path, &m, err, errlen);
-	free(buf);
+	int rc = ptx_module_load_file(path, &m, err, errlen);
 	if (rc)
 		return rc;
 	rc = uniformity_analyze(m, out);

@@ -12,6 +12,7 @@
 #include "compare.h"
 #include "datagen.h"
 #include "fsutil.h"
+#include "memcheck.h"
 #include "harness/pl_io.h"
 #include "paths.h"
 #include "runner.h"
@@ -455,19 +456,8 @@ static int run_once(const struct barriers_context *ctx, const char *tool, const 
 	/* the race checker on the forward run only; the reordered runs compare outputs */
 	char *env[] = { ptx_env, events_env, schedule ? sched_env : "PMPPLAB_EMU_RACECHECK=1",
 			NULL };
-	const char *argv[12];
-	int argc = 0;
-	if (tool) {
-		argv[argc++] = tool;
-		argv[argc++] = "--tool";
-		argv[argc++] = toolname;
-		argv[argc++] = "--print-limit";
-		argv[argc++] = "20";
-	}
-	argv[argc++] = b->program;
-	argv[argc++] = request;
-	argv[argc++] = result;
-	argv[argc] = NULL;
+	const char *argv[9];
+	memcheck_command(argv, tool, toolname, b->program, request, result);
 	struct runner_opts o = {
 		.argv = (char *const *)argv,
 		.env = env,

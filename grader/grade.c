@@ -117,19 +117,8 @@ static int run_program(struct grading *g, const struct build_result *b, const ch
 	snprintf(ptx_env, sizeof(ptx_env), "PMPPLAB_EMU_PTX=%s", b->ptx ? b->ptx : "");
 	snprintf(events_env, sizeof(events_env), "PMPPLAB_EVENTS=%s.events", result);
 	char *env[] = { ptx_env, events_env, NULL };
-	const char *argv[12];
-	int argc = 0;
-	if (wrapper_tool) {
-		argv[argc++] = wrapper_tool;
-		argv[argc++] = "--tool";
-		argv[argc++] = "memcheck";
-		argv[argc++] = "--print-limit";
-		argv[argc++] = "10";
-	}
-	argv[argc++] = b->program;
-	argv[argc++] = request;
-	argv[argc++] = result;
-	argv[argc] = NULL;
+	const char *argv[9];
+	memcheck_command(argv, wrapper_tool, "memcheck", b->program, request, result);
 	struct runner_opts o = {
 		.argv = (char *const *)argv,
 		.env = b->ptx ? env : NULL,

@@ -96,3 +96,21 @@ bool memcheck_scan(const char *output, const char *events, struct memcheck_findi
 	memset(f, 0, sizeof(*f));
 	return (output && scan_sanitizer(output, f)) || (events && scan_events(events, f));
 }
+
+void memcheck_command(const char **argv, const char *sanitizer, const char *tool,
+		      const char *program, const char *request, const char *result)
+{
+	unsigned argc = 0;
+	if (sanitizer) {
+		argv[argc++] = sanitizer;
+		argv[argc++] = "--tool";
+		argv[argc++] = tool;
+		/* the count comes from its ERROR SUMMARY; the first reports are enough to show */
+		argv[argc++] = "--print-limit";
+		argv[argc++] = "20";
+	}
+	argv[argc++] = program;
+	argv[argc++] = request;
+	argv[argc++] = result;
+	argv[argc] = NULL;
+}

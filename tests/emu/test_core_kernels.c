@@ -20,21 +20,10 @@ static struct ptx_module *g_labs, *g_flow, *g_unsup;
 
 static struct ptx_module *load(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	rewind(f);
-	char *buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
 	struct ptx_module *m;
 	char err[512];
-	int rc = ptx_module_load(buf, (size_t)n, path, &m, err, sizeof err);
-	if (rc)
+	if (ptx_module_load_file(path, &m, err, sizeof err))
 		fail_msg("%s", err);
-	free(buf);
 	return m;
 }
 

@@ -22,19 +22,9 @@ static struct ptx_module *g_m;
 static int setup(void **state)
 {
 	(void)state;
-	FILE *f = fopen(g_path, "rb");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	rewind(f);
-	char *buf = malloc((size_t)n);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
 	char err[512];
-	if (ptx_module_load(buf, (size_t)n, g_path, &g_m, err, sizeof err))
+	if (ptx_module_load_file(g_path, &g_m, err, sizeof err))
 		fail_msg("%s", err);
-	free(buf);
 	return 0;
 }
 

@@ -147,7 +147,10 @@ static void test_cap(void **state)
 	run("cupti=0,min=3,max=100000,cap_ms=60,rel=0.00001,warmup=0", 0.1, 2, 0, &f);
 	double wall = metric(&f, "timing_wall_ms");
 	assert_true(wall >= 60 && wall < 200);
-	assert_true(metric(&f, "kernel_ms_mad") > 0.2); /* uniform on [0.1, 2]: about 0.47 */
+	/* the calls alternate 0.1 and 2 ms: the spread shows both; the MAD is 0 or 1.9
+	 * (or between) depending on the parity of the count, so only its presence is checked */
+	assert_true(metric(&f, "kernel_ms_min") < 0.5 && metric(&f, "kernel_ms_max") > 1.9);
+	assert_true(metric(&f, "kernel_ms_mad") >= 0);
 	pl_release(&f);
 }
 
