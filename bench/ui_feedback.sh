@@ -8,8 +8,9 @@
 # env:   BACKEND=emu|gpu (default emu)
 # Prints one line per save (end-to-end ms, the grading job's own ms as the status line
 # reports it, the difference: debounce + UI, and the job's phases as the TUI timed them
-# from the grader's progress messages: build = nvcc, reference = CPU reference, run =
-# the datasets, checks = memcheck), then min/median/max. Exits 77 when
+# from the grader's progress messages: build = nvcc, split into the program's compile
+# and the PTX compile that run side by side, reference = CPU reference, run = the
+# datasets, checks = memcheck), then min/median/max. Exits 77 when
 # this build cannot grade on the backend (no nvcc, no emulator runtime) or without tmux.
 set -u
 

@@ -88,6 +88,8 @@ static int do_build(struct grading *g)
 {
 	progress(g, GRADE_STAGE_BUILD, 0, 1, g->source);
 	int rc = build_lab(g->spec, g->source, g->backend, &g->prog, g->diags);
+	g->report->build_ms_host = g->prog.ms_host;
+	g->report->build_ms_ptx = g->prog.ms_ptx;
 	for (unsigned i = 0; i < g->prog.diags.n; i++) {
 		const struct diag *d = &g->prog.diags.items[i];
 		diag_add(&g->report->build, d->severity, d->file, d->line, d->col, "%s", d->message);

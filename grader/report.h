@@ -27,6 +27,9 @@ struct report {
 	struct report_test *tests;
 	unsigned n_tests;
 	struct diag_list build; /* compiler diagnostics (errors and warnings) */
+	/* nvcc's wall time for the program and (emulator) its PTX, compiled in parallel;
+	 * 0 when the build cache answered */
+	double build_ms_host, build_ms_ptx;
 };
 
 struct report *report_new(const char *lab, const char *submission, const char *backend,

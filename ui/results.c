@@ -259,6 +259,9 @@ static void render_report(const struct results_input *in, struct sline_list *out
 		results_run_timing(in->timing, t, sizeof(t));
 		if (*t)
 			sline_list_addf(out, ROLE_DIM, "%s", t);
+		if (*t && r->build_ms_ptx > 0) /* the emulator's two compiles, side by side */
+			sline_list_addf(out, ROLE_DIM, "nvcc: program %.2f s, PTX %.2f s, in parallel",
+					r->build_ms_host / 1000, r->build_ms_ptx / 1000);
 	}
 	sline_list_add(out);
 	for (unsigned i = 0; i < r->n_tests; i++) {

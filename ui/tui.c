@@ -155,8 +155,12 @@ static void app_done(struct app *a, struct job_event *ev)
 	char t[160];
 	results_run_timing(&a->run, t, sizeof(t));
 	/* stderr is tui.log while the screen is up: a record for bench/ui_feedback.sh. */
-	fprintf(stderr, "pmpplab: %s %s: %.0f ms: %s\n", spec->id,
+	fprintf(stderr, "pmpplab: %s %s: %.0f ms: %s", spec->id,
 		ev->quick ? "quick run" : "grade", ev->elapsed_ms, t);
+	if (ev->report && ev->report->build_ms_host > 0)
+		fprintf(stderr, " (nvcc program %.2f s, PTX %.2f s)", ev->report->build_ms_host / 1000,
+			ev->report->build_ms_ptx / 1000);
+	fputc('\n', stderr);
 	report_free(a->report);
 	diag_list_release(&a->errors);
 	a->report = ev->report;
