@@ -274,24 +274,26 @@ static void tui_draw_title(struct app *a)
 {
 	const struct rect *r = &a->layout.title;
 	draw_fill(r, ROLE_TITLE);
-	int x = draw_text(r->y, 1, r->w - 2, ROLE_TITLE, "pmpplab") + 1;
-	if (a->view == VIEW_HELP) {
-		draw_text(r->y, x + 1, r->w - x - 2, ROLE_TITLE, "help");
-	} else if (a->open) {
-		char *t = xasprintf("%s %s: %s (chapter %u)", glyph(GLYPH_SEP), a->open->id,
-				    a->open->title ? a->open->title : "", a->open->chapter);
-		draw_text(r->y, x + 1, r->w - x - 2, ROLE_TITLE, t);
-		free(t);
-	} else {
-		char *t = xasprintf("%s %s", glyph(GLYPH_SEP), a->ws);
-		draw_text(r->y, x + 1, r->w - x - 30, ROLE_TITLE, t);
-		free(t);
-	}
+	/* the backend on the right first: the title gets what is left, cut if need be */
 	char right[64];
 	snprintf(right, sizeof(right), "%s%s", backend_name(backend_resolve(a->backend)),
 		 a->watch ? " watching" : "");
 	int rw = (int)strlen(right);
 	draw_text(r->y, r->w - rw - 1, rw, ROLE_TITLE, right);
+	int x = draw_text(r->y, 1, r->w - 2, ROLE_TITLE, "pmpplab") + 1;
+	int room = r->w - rw - x - 3; /* a space on each side of the cut */
+	if (a->view == VIEW_HELP) {
+		draw_text(r->y, x + 1, room, ROLE_TITLE, "help");
+	} else if (a->open) {
+		char *t = xasprintf("%s %s: %s (chapter %u)", glyph(GLYPH_SEP), a->open->id,
+				    a->open->title ? a->open->title : "", a->open->chapter);
+		draw_text_cut(r->y, x + 1, room, ROLE_TITLE, t);
+		free(t);
+	} else {
+		char *t = xasprintf("%s %s", glyph(GLYPH_SEP), a->ws);
+		draw_text_cut(r->y, x + 1, room, ROLE_TITLE, t);
+		free(t);
+	}
 }
 
 static void tui_draw_status(struct app *a)

@@ -56,7 +56,8 @@ wait_for() {
 check_size() {
 	local f="$SCREENS/$1.txt"
 	[ "$(wc -l <"$f")" -le "$3" ] || fail "$1: more than $3 rows"
-	awk -v w="$2" '{ if (length($0) > w) exit 1 }' "$f" || fail "$1: a row wider than $2"
+	# display width, not bytes: the screen has UTF-8 glyphs (mawk's length() counts bytes)
+	[ "$(LC_ALL=C.UTF-8 wc -L <"$f")" -le "$2" ] || fail "$1: a row wider than $2"
 	grep -q "F10Quit" "$f" || fail "$1: no key bar"
 }
 
