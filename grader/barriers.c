@@ -18,26 +18,33 @@
 #include "runner.h"
 #include "uniformity.h"
 
-/* The PMPP ideas, one per kind of finding. */
+/* The PMPP ideas, one per kind of finding. They name a chapter's kernel only as an
+ * example ("e.g."): the same finding comes from every lab. */
 static const char idea_raw[] =
-	"A __syncthreads() between the phase that writes shared memory and the phase that reads "
-	"it makes every write visible before any thread reads: in a tiled kernel the first "
-	"barrier of a phase waits until the whole tile is loaded (PMPP ch. 5).";
+	"Writes to shared memory are visible to other threads only after a __syncthreads() "
+	"that both pass: put one between the code that fills shared memory and the code that "
+	"reads it (e.g. the first barrier of a tiled phase, PMPP ch. 5).";
 static const char idea_war[] =
-	"The second __syncthreads() of a phase keeps the tile from being overwritten while "
-	"neighbours still read it; in-place updates need a temporary and a barrier between the "
-	"read and the write (Kogge-Stone scan, PMPP ch. 11).";
+	"A thread must not overwrite shared data that other threads may still read: a "
+	"__syncthreads() after the last read and before the next write prevents it (e.g. the "
+	"second barrier of a tiled phase, PMPP ch. 5).";
 static const char idea_waw[] =
-	"Threads that update the same shared element need an atomic operation (atomicAdd on "
-	"privatised histogram bins, PMPP ch. 9) or a barrier between the writes.";
+	"Two threads wrote the same shared element with no barrier between, so which value "
+	"remains depends on timing: order the writes with __syncthreads(), or let atomicAdd do "
+	"updates (PMPP ch. 9).";
+static const char idea_same_line[] =
+	"One statement reads and writes shared elements that other threads update in the same "
+	"step: a plain ++ or += by several threads loses updates (use atomicAdd, PMPP ch. 9), "
+	"and a step that reads a neighbour's element needs a temporary or a second buffer and "
+	"a __syncthreads() between the read and the write (Kogge-Stone scan, PMPP ch. 11).";
 static const char idea_warp[] =
 	"The lanes of a warp do not run in lockstep (independent thread scheduling since "
 	"Volta): warp-synchronous code needs __syncwarp() between dependent steps, or shuffles "
 	"(PMPP ch. 10).";
 static const char idea_uninit[] =
 	"Shared memory starts undefined in every block: each element must be written, and a "
-	"__syncthreads() passed, before any thread reads it (zero the private bins first, "
-	"PMPP ch. 9).";
+	"__syncthreads() passed, before any thread reads it (e.g. zero a privatised histogram, "
+	"PMPP ch. 9, or load the whole input tile with its halo, ch. 7).";
 static const char idea_diverge[] =
 	"__syncthreads() must be reached by every thread of the block or by none: keep it out "
 	"of conditions on threadIdx and out of code after an early return, and guard the loads "
@@ -225,10 +232,12 @@ int barriers_describe(const char *ptx_path, FILE *f)
 
 /* ---- emulator events ------------------------------------------------------------- */
 
-static const char *idea_for(const char *kind, bool intra)
+static const char *idea_for(const char *kind, bool intra, bool same_line)
 {
 	if (intra)
 		return idea_warp;
+	if (same_line && (!strcmp(kind, "raw") || !strcmp(kind, "war") || !strcmp(kind, "waw")))
+		return idea_same_line;
 	if (!strcmp(kind, "raw"))
 		return idea_raw;
 	if (!strcmp(kind, "war"))
@@ -272,7 +281,9 @@ unsigned barriers_scan_events(const char *path, struct barriers_findings *out)
 				 base_name(jstr(ev, "other_file")));
 			f.other_line = (unsigned)json_integer_value(json_object_get(ev, "other_line"));
 			set_msg(&f, "%s", jstr(ev, "message"));
-			f.idea = fault ? idea_diverge : idea_for(kind, intra);
+			f.idea = fault ? idea_diverge
+				       : idea_for(kind, intra, f.line && f.line == f.other_line &&
+							   !strcmp(f.file, f.other_file));
 			added += add(out, &f);
 		}
 		json_decref(ev);
@@ -348,7 +359,7 @@ static unsigned scan_racecheck(const char *out, struct barriers_findings *fs)
 				   : w1 && w2 ? "WAW" : w1 ? "RAW" : "WAR";
 		for (unsigned i = 0; i < 3 && kind[i]; i++)
 			f.kind[i] = (char)(kind[i] | 0x20);
-		f.idea = idea_for(f.kind, false);
+		f.idea = idea_for(f.kind, false, f.line && f.line == f.other_line);
 		set_msg(&f, "racecheck found a shared-memory %s hazard between line %u and line %u "
 			"with no __syncthreads() between them", kind, f.other_line, f.line);
 		added += add(fs, &f);
@@ -443,12 +454,13 @@ static int ensure_request(const struct barriers_context *ctx, const struct spec_
 	return rc < 0 ? rc : 0;
 }
 
-/* Runs the student program once; tool: compute-sanitizer's path (GPU) or NULL. */
-static int run_once(const struct barriers_context *ctx, const char *tool, const char *toolname,
-		    const char *request, const char *result, const char *events,
-		    const char *schedule, struct runner_result *res)
+/* Runs build b of the student program once; tool: compute-sanitizer's path (GPU) or
+ * NULL. */
+static int run_once(const struct barriers_context *ctx, const struct build_result *b,
+		    const char *tool, const char *toolname, const char *request,
+		    const char *result, const char *events, const char *schedule,
+		    struct runner_result *res)
 {
-	const struct build_result *b = ctx->student;
 	char ptx_env[PATH_MAX + 32], events_env[PATH_MAX + 32], sched_env[96];
 	snprintf(ptx_env, sizeof ptx_env, "PMPPLAB_EMU_PTX=%s", b->ptx ? b->ptx : "");
 	snprintf(events_env, sizeof events_env, "PMPPLAB_EVENTS=%s", events);
@@ -468,7 +480,8 @@ static int run_once(const struct barriers_context *ctx, const char *tool, const 
 	return runner_run(&o, res);
 }
 
-/* Compares the outputs in result with the reference's in expected; on a difference
+/* Compares the outputs in result with those in expected (the reference's, or another
+ * run's); on a difference
  * writes its description into why (malloc'd) and returns false. */
 static bool same_outputs(const struct lab_spec *spec, const char *expected, const char *result,
 			 char **why)
@@ -503,14 +516,16 @@ static bool same_outputs(const struct lab_spec *spec, const char *expected, cons
 }
 
 /* The emulator runs the dataset again with the warps and blocks in other orders and
- * switching warps often; a result that changes is a race the forward order hid. */
-static void schedule_checks(const struct barriers_context *ctx, const struct spec_dataset *d,
-			    const char *request, struct barriers_findings *fs, FILE *notes)
+ * switching warps often; a result that changes is a race the forward order hid. The
+ * comparison is with the forward run, not the reference: a kernel that is wrong the same
+ * way in every order has a bug, but not a race (its correctness test says so). */
+static void schedule_checks(const struct barriers_context *ctx, const struct build_result *b,
+			    const struct spec_dataset *d, const char *request, const char *forward,
+			    struct barriers_findings *fs, FILE *notes)
 {
-	char expected[PATH_MAX], order[2][48];
-	snprintf(expected, sizeof expected, "%s/%s.expected", ctx->tmp, d->name);
-	if (access(expected, R_OK) != 0) {
-		fprintf(notes, "warp orders not compared: the reference did not run on dataset %s\n",
+	char order[2][48];
+	if (access(forward, R_OK) != 0) {
+		fprintf(notes, "warp orders not compared: the program gave no result on dataset %s\n",
 			d->name);
 		return;
 	}
@@ -521,18 +536,19 @@ static void schedule_checks(const struct barriers_context *ctx, const struct spe
 		snprintf(result, sizeof result, "%s/%s.order%u", ctx->tmp, d->name, i);
 		snprintf(events, sizeof events, "%s.events", result);
 		struct runner_result res;
-		if (run_once(ctx, NULL, NULL, request, result, events, order[i], &res) < 0)
+		if (run_once(ctx, b, NULL, NULL, request, result, events, order[i], &res) < 0)
 			continue;
 		char *why = NULL;
 		bool ran = res.status == RUNNER_EXITED && res.exit_code == 0;
-		bool broke = ran && !same_outputs(ctx->spec, expected, result, &why);
+		bool broke = ran && !same_outputs(ctx->spec, forward, result, &why);
 		if (broke) {
 			struct barriers_finding f = { .severity = BARRIERS_ERROR, .idea = idea_sched };
 			snprintf(f.kind, sizeof f.kind, "schedule-dependent");
 			snprintf(f.source, sizeof f.source, "emulator");
 			const char *nl = why ? strchr(why, '\n') : NULL;
-			set_msg(&f, "with the warps run in %s order the result is wrong on dataset %s: "
-				"%.*s", i ? "a random (seeded) interleaved" : "reverse", d->name,
+			set_msg(&f, "with the warps run in %s order the result changes on dataset %s "
+				"(compared with the default order: %.*s)",
+				i ? "a random (seeded) interleaved" : "reverse", d->name,
 				nl ? (int)(nl - why) : 300, why ? why : "");
 			/* no file:line: no single line is to blame, the whole run's result is */
 			add(fs, &f);
@@ -544,53 +560,79 @@ static void schedule_checks(const struct barriers_context *ctx, const struct spe
 	}
 }
 
-/* The dynamic half: the emulator's tracker, or racecheck and synccheck on a GPU. Adds a
- * line to notes when something could not be checked. */
-static void dynamic_checks(const struct barriers_context *ctx, const struct spec_check *c,
-			   struct barriers_findings *fs, FILE *notes)
+/* The emulator's race checker on build b (an emulator build), then the other orders. */
+static void emulator_checks(const struct barriers_context *ctx, const struct build_result *b,
+			    const struct spec_dataset *d, const char *request,
+			    struct barriers_findings *fs, FILE *notes)
 {
-	const struct spec_dataset *d = dataset_of(ctx->spec, c);
-	char request[PATH_MAX], result[PATH_MAX], events[PATH_MAX];
-	snprintf(request, sizeof request, "%s/%s.in", ctx->tmp, d->name);
-	if (ensure_request(ctx, d, request) < 0) {
-		fprintf(notes, "not run: could not prepare the inputs of dataset %s\n", d->name);
+	char result[PATH_MAX], events[PATH_MAX];
+	snprintf(result, sizeof result, "%s/%s.barriers", ctx->tmp, d->name);
+	snprintf(events, sizeof events, "%s.events", result);
+	struct runner_result res;
+	if (run_once(ctx, b, NULL, NULL, request, result, events, NULL, &res) < 0) {
+		fprintf(notes, "could not start the program for the race check\n");
 		return;
 	}
-	if (ctx->backend != BACKEND_GPU) {
-		snprintf(result, sizeof result, "%s/%s.barriers", ctx->tmp, d->name);
-		snprintf(events, sizeof events, "%s.events", result);
-		struct runner_result res;
-		if (run_once(ctx, NULL, NULL, request, result, events, NULL, &res) < 0) {
-			fprintf(notes, "could not start the program for the race check\n");
-			return;
-		}
-		barriers_scan_events(events, fs);
-		if (res.status == RUNNER_TIMEOUT)
-			fprintf(notes, "the program ran out of time under the race checker (dataset "
-				"%s); the findings above are from the part that ran\n", d->name);
-		runner_result_release(&res);
-		schedule_checks(ctx, d, request, fs, notes);
-		return;
-	}
+	barriers_scan_events(events, fs);
+	if (res.status == RUNNER_TIMEOUT)
+		fprintf(notes, "the program ran out of time under the race checker (dataset "
+			"%s); the findings above are from the part that ran\n", d->name);
+	runner_result_release(&res);
+	schedule_checks(ctx, b, d, request, result, fs, notes);
+}
+
+/* racecheck and synccheck on the GPU. Returns false when compute-sanitizer is missing. */
+static bool sanitizer_checks(const struct barriers_context *ctx, const struct spec_dataset *d,
+			     const char *request, struct barriers_findings *fs)
+{
 	char *sanitizer = paths_cuda_tool("compute-sanitizer");
-	if (!sanitizer) {
-		fprintf(notes, "NOT CHECKED at run time: compute-sanitizer is not installed, so "
-			"racecheck and synccheck could not run; grade with --backend emu to check "
-			"races\n");
-		return;
-	}
+	if (!sanitizer)
+		return false;
 	static const char *const tools[] = { "racecheck", "synccheck" };
 	for (unsigned i = 0; i < 2; i++) {
+		char result[PATH_MAX], events[PATH_MAX];
 		snprintf(result, sizeof result, "%s/%s.%s", ctx->tmp, d->name, tools[i]);
 		snprintf(events, sizeof events, "%s.events", result);
 		struct runner_result res;
-		if (run_once(ctx, sanitizer, tools[i], request, result, events, NULL, &res) < 0)
+		if (run_once(ctx, ctx->student, sanitizer, tools[i], request, result, events, NULL,
+			     &res) < 0)
 			continue;
 		barriers_scan_sanitizer(res.out, tools[i], fs);
 		barriers_scan_sanitizer(res.err, tools[i], fs);
 		runner_result_release(&res);
 	}
 	free(sanitizer);
+	return true;
+}
+
+/* The dynamic half: the emulator's tracker, and on a GPU racecheck and synccheck too.
+ * Adds a line to notes when something could not be checked. */
+static void dynamic_checks(const struct barriers_context *ctx, const struct spec_check *c,
+			   struct barriers_findings *fs, FILE *notes)
+{
+	const struct spec_dataset *d = dataset_of(ctx->spec, c);
+	char request[PATH_MAX];
+	snprintf(request, sizeof request, "%s/%s.in", ctx->tmp, d->name);
+	if (ensure_request(ctx, d, request) < 0) {
+		fprintf(notes, "not run: could not prepare the inputs of dataset %s\n", d->name);
+		return;
+	}
+	if (ctx->backend != BACKEND_GPU) {
+		emulator_checks(ctx, ctx->student, d, request, fs, notes);
+		return;
+	}
+	bool sanitized = sanitizer_checks(ctx, d, request, fs);
+	if (ctx->emu_twin)
+		emulator_checks(ctx, ctx->emu_twin, d, request, fs, notes);
+	if (!sanitized)
+		fprintf(notes, "compute-sanitizer is not installed: racecheck and synccheck did "
+			"not run on the GPU%s\n", ctx->emu_twin ? "; the emulator's race checker did" :
+			", and the program could not be built for the emulator either, so races "
+			"were NOT CHECKED at run time");
+	else if (!ctx->emu_twin)
+		fprintf(notes, "the program could not be built for the emulator, so only "
+			"racecheck and synccheck looked for races (they do not see races that "
+			"involve atomics)\n");
 }
 
 int barriers_grade(const struct barriers_context *ctx, const struct spec_check *c,

@@ -11,7 +11,9 @@
  *     PMPPLAB_EMU_RACECHECK=1: the runtime's tracker (emu/race.h) writes "finding"
  *     events (hazards, uninitialised shared reads, barrier divergence) and "fault"
  *     events of kind barrier;
- *   - on a GPU, under compute-sanitizer's racecheck and synccheck when installed.
+ *   - on a GPU, under compute-sanitizer's racecheck and synccheck when installed, and
+ *     on the emulator as well (a build of the same submission for it), so a race that
+ *     racecheck cannot see (one involving atomics) is caught on both backends.
  * The check passes when nothing is found. */
 #ifndef PMPPLAB_BARRIERS_H
 #define PMPPLAB_BARRIERS_H
@@ -79,6 +81,10 @@ struct barriers_context {
 	const struct lab_spec *spec;
 	enum backend_kind backend;
 	const struct build_result *student;
+	const struct build_result *emu_twin; /* gpu: the same submission built for the
+				  * emulator, whose race checker runs too (racecheck does not
+				  * see races that involve atomics); NULL when it could not be
+				  * built. emu: unused. */
 	const char *tmp;         /* the grading run's scratch folder */
 	uint64_t seed;           /* the check dataset's seed */
 	unsigned timeout_ms;     /* per run of the student program */

@@ -27,6 +27,8 @@ struct grading {
 	struct report *report;
 	struct diag_list *diags;
 	struct build_result prog, ref;
+	struct build_result emu;  /* gpu: the submission built for the emulator too */
+	int emu_rc;               /* 1 not built yet, 0 built, < 0 could not build */
 	char tmp[64];
 	const char *source;
 };
@@ -261,8 +263,45 @@ static bool dataset_passed(const struct report *r, const struct spec_dataset *d)
 	return passed;
 }
 
-/* memcheck: on a GPU, the dataset again under compute-sanitizer; on the emulator every
- * access is checked on every run, so the dataset's run already answered. */
+/* On a GPU, the submission built for the emulator as well (once, when a check needs
+ * it): the emulator's checks see what the GPU's tools cannot (a read past a shared
+ * array that stays inside the block's shared memory, a race through atomics), so a
+ * mistake is caught on both backends alike. NULL when it does not build for the
+ * emulator (a feature it lacks): the GPU's tools then decide alone. */
+static const struct build_result *emu_twin(struct grading *g)
+{
+	if (g->backend != BACKEND_GPU)
+		return NULL;
+	if (g->emu_rc == 1) {
+		struct diag_list ignored;
+		diag_list_init(&ignored);
+		g->emu_rc = build_lab(g->spec, g->source, BACKEND_EMU, &g->emu, &ignored);
+		diag_list_release(&ignored);
+	}
+	return g->emu_rc == 0 ? &g->emu : NULL;
+}
+
+/* gpu: runs the emulator twin on REQUEST; true (and *f) when it found a bad access. */
+static bool emu_memcheck(struct grading *g, const char *request, const char *actual,
+			 struct memcheck_finding *f)
+{
+	const struct build_result *twin = emu_twin(g);
+	if (!twin)
+		return false;
+	char result[160], events[176];
+	snprintf(result, sizeof(result), "%s.emu", actual);
+	snprintf(events, sizeof(events), "%s.events", result);
+	struct runner_result res;
+	if (run_program(g, twin, request, result, 12 * lab_timeout_ms(g->spec), &res, NULL) < 0)
+		return false;
+	bool found = memcheck_scan(res.out, events, f) || memcheck_scan(res.err, events, f);
+	runner_result_release(&res);
+	return found;
+}
+
+/* memcheck: on a GPU, the dataset again under compute-sanitizer, then on the emulator
+ * twin; on the emulator every access is checked on every run, so the dataset's run
+ * already answered. */
 static void grade_memcheck(struct grading *g, const struct spec_check *c, uint64_t seed)
 {
 	const struct spec_dataset *d = check_dataset(g->spec, c);
@@ -292,6 +331,12 @@ static void grade_memcheck(struct grading *g, const struct spec_check *c, uint64
 		report_add(g->report, "memcheck", c->points, false, "could not start the program");
 	} else if (memcheck_scan(res.out, events, &f) || memcheck_scan(res.err, events, &f)) {
 		report_add(g->report, "memcheck", c->points, false, "%s", f.text);
+	} else if (res.status == RUNNER_EXITED && res.exit_code == 0 &&
+		   emu_memcheck(g, request, actual, &f)) {
+		report_add(g->report, "memcheck", c->points, false,
+			   "%s\n(Found by pmpplab's emulator, which checks every access against the "
+			   "array it belongs to; on the GPU this access stayed inside memory the block "
+			   "owns, so compute-sanitizer did not see it, but it is still a bug.)", f.text);
 	} else if (res.status != RUNNER_EXITED || res.exit_code != 0) {
 		char how[128];
 		runner_describe(&res, 12 * lab_timeout_ms(g->spec), how, sizeof(how));
@@ -329,6 +374,7 @@ static int grade_barriers(struct grading *g, const struct spec_check *c, uint64_
 		.spec = g->spec, .backend = g->backend, .student = &g->prog, .tmp = g->tmp,
 		.seed = seed, .timeout_ms = lab_timeout_ms(g->spec),
 	};
+	ctx.emu_twin = emu_twin(g);
 	return barriers_grade(&ctx, c, g->report, g->diags);
 }
 
@@ -382,7 +428,7 @@ int grade_lab(const struct lab_spec *spec, const struct grade_opts *opts, struct
 	      struct diag_list *diags)
 {
 	*out = NULL;
-	struct grading g = { .spec = spec, .opts = opts, .diags = diags };
+	struct grading g = { .spec = spec, .opts = opts, .diags = diags, .emu_rc = 1 };
 	g.backend = backend_resolve(opts->backend);
 	if (g.backend == BACKEND_GPU && opts->backend == BACKEND_GPU && !backend_gpu_present()) {
 		diag_add(diags, DIAG_ERROR, NULL, 0, 0,
@@ -406,6 +452,7 @@ int grade_lab(const struct lab_spec *spec, const struct grade_opts *opts, struct
 		fs_remove_tree(g.tmp);
 	build_result_release(&g.prog);
 	build_result_release(&g.ref);
+	build_result_release(&g.emu);
 	free(student);
 	progress(&g, GRADE_STAGE_DONE, 0, 0, NULL);
 	if (rc < 0) {

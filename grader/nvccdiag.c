@@ -142,16 +142,43 @@ static const char *next_line(const char *p)
 	return nl ? nl + 1 : p + strlen(p);
 }
 
+/* Whether out already holds an error whose message starts with the n bytes of msg: the
+ * linker names a missing symbol once per object file that uses it. */
+static bool said_before(const struct diag_list *out, const char *msg, size_t n)
+{
+	for (unsigned i = 0; i < out->n; i++)
+		if (strncmp(out->items[i].message, msg, n) == 0)
+			return true;
+	return false;
+}
+
+static void add_undefined(const char *ref, size_t n, struct diag_list *out, unsigned *errors)
+{
+	char head[320];
+	size_t h = (size_t)snprintf(head, sizeof(head), "link error: '%.*s' ", (int)n, ref);
+	if (said_before(out, head, h < sizeof(head) ? h : sizeof(head) - 1))
+		return;
+	/* A CUDA API the emulator's runtime lacks (textures, graphs...) is not the student's
+	 * typo: say what to do instead. */
+	bool cuda = strncmp(ref, "cuda", 4) == 0 || strncmp(ref, "__cuda", 6) == 0 ||
+		    (strncmp(ref, "cu", 2) == 0 && ref[2] >= 'A' && ref[2] <= 'Z');
+	if (cuda)
+		diag_add(out, DIAG_ERROR, NULL, 0, 0,
+			 "%sis a CUDA function that this build does not provide: pmpplab's emulator implements the runtime calls the labs use, not this one; run with --backend gpu on a machine with a GPU, or do without it",
+			 head);
+	else
+		diag_add(out, DIAG_ERROR, NULL, 0, 0,
+			 "%sis used but never defined; define it (check its name and parameter types match the declaration)",
+			 head);
+	(*errors)++;
+}
+
 static void add_other(const char *line, size_t len, struct diag_list *out, unsigned *errors)
 {
 	const char *ref = strstr(line, "undefined reference to `");
 	if (ref && ref < line + len) {
 		ref += strlen("undefined reference to `");
-		size_t n = strcspn(ref, "'\n");
-		diag_add(out, DIAG_ERROR, NULL, 0, 0,
-			 "link error: '%.*s' is used but never defined; define it (check its name and parameter types match the declaration)",
-			 (int)n, ref);
-		(*errors)++;
+		add_undefined(ref, strcspn(ref, "'\n"), out, errors);
 	} else if (strncmp(line, "ptxas error", 11) == 0 || strncmp(line, "ptxas fatal", 11) == 0) {
 		const char *m = strchr(line, ':');
 		diag_add(out, DIAG_ERROR, NULL, 0, 0, "ptxas: %.*s", (int)(len - (m ? (size_t)(m + 2 - line) : 0)),

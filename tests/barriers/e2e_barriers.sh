@@ -63,8 +63,8 @@ f=wrong/barrier-in-boundary-if.cu
 expect $f FAIL "barrier-in-boundary-if.cu:" "which depends on threadIdx" "PMPP ch. 4 and 5"
 f=wrong/missing-first-barrier.cu
 expect $f FAIL "missing-first-barrier.cu:" "has 1 __syncthreads() but this lab's algorithm needs at least 2" \
-	"with no __syncthreads() between" "at line $(line $f 'Bs\[ty\]\[tx\] =')" \
-	"at line $(line $f 'sum += ')"
+	"with no __syncthreads() between" "line $(line $f 'Bs\[ty\]\[tx\] =')" \
+	"line $(line $f 'sum += ')"
 f=wrong/missing-second-barrier.cu
 expect $f FAIL "missing-second-barrier.cu:" "has 1 __syncthreads()"
 exit $status

@@ -72,6 +72,26 @@ static void test_gcc_ptxas_ld(void **state)
 	diag_list_release(&d);
 }
 
+/* A CUDA API the emulator lacks, used from two object files: one message, with what to
+ * do instead of "define it". */
+static void test_missing_cuda_api(void **state)
+{
+	(void)state;
+	const char text[] =
+		"/usr/bin/ld: /tmp/a.o: in function `main':\n"
+		"a.cudafe1.cpp:(.text+0x33): undefined reference to `cudaCreateTextureObject'\n"
+		"/usr/bin/ld: /tmp/b.o: in function `g':\n"
+		"b.cudafe1.cpp:(.text+0x10): undefined reference to `cudaCreateTextureObject'\n"
+		"collect2: error: ld returned 1 exit status\n";
+	struct diag_list d;
+	diag_list_init(&d);
+	assert_int_equal(nvccdiag_parse(text, &d), 1);
+	assert_int_equal(d.n, 1);
+	assert_non_null(strstr(d.items[0].message, "'cudaCreateTextureObject' is a CUDA function"));
+	assert_non_null(strstr(d.items[0].message, "--backend gpu"));
+	diag_list_release(&d);
+}
+
 /* EDG prints the preprocessed line; the column must point into the real one. */
 static void test_column_after_macro(void **state)
 {
@@ -100,6 +120,7 @@ int main(void)
 		cmocka_unit_test(test_edg),
 		cmocka_unit_test(test_gcc_ptxas_ld),
 		cmocka_unit_test(test_column_after_macro),
+		cmocka_unit_test(test_missing_cuda_api),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

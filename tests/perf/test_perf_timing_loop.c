@@ -2,7 +2,7 @@
  * file stands in for the CUDA runtime (events read the host clock, device memory is host
  * memory on a 1 GiB budget) and for the lab's entry point, so the loop's stop rules, the
  * events fallback, the leak guard and the metrics it writes are tested here; CUPTI kernel
- * records need the real GPU (bench/gpu_issue8.sh). */
+ * records need the real GPU (scripts/device-check perf). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -80,7 +80,15 @@ cudaError_t cudaFree(void *p)
 }
 
 cudaError_t cudaMemset(void *p, int v, size_t n) { memset(p, v, n); return cudaSuccess; }
-cudaError_t cudaMemGetInfo(size_t *f, size_t *t) { *f = FAKE_TOTAL - fake_allocated; *t = FAKE_TOTAL; return cudaSuccess; }
+/* Memory other processes on the device hold (parallel grading), for the leak guard. */
+static size_t other_processes;
+
+cudaError_t cudaMemGetInfo(size_t *f, size_t *t)
+{
+	*f = FAKE_TOTAL - fake_allocated - other_processes;
+	*t = FAKE_TOTAL;
+	return cudaSuccess;
+}
 cudaError_t cudaEventCreate(cudaEvent_t *e) { *e = calloc(1, sizeof(**e)); return cudaSuccess; }
 cudaError_t cudaEventDestroy(cudaEvent_t e) { free(e); return cudaSuccess; }
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) { (void)s; e->ms = host_ms(); return cudaSuccess; }
@@ -91,9 +99,12 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) { *ms 
 static unsigned calls;
 static double entry_ms[2];  /* alternating durations */
 static size_t leak_bytes;   /* allocated and never freed per call */
+static unsigned other_at;   /* at this call, another process takes 200 MiB */
 
 void pl_entry(void)
 {
+	if (other_at && calls == other_at)
+		other_processes = 200u << 20;
 	double until = host_ms() + entry_ms[calls++ % 2];
 	while (host_ms() < until)
 		;
@@ -114,6 +125,8 @@ static void run(const char *opts, double a, double b, size_t leak, struct pl_fil
 	entry_ms[0] = a;
 	entry_ms[1] = b;
 	leak_bytes = leak;
+	other_processes = 0;
+	fake_allocated = 0; /* a leak of an earlier test stays lost, not counted again */
 	memset(out, 0, sizeof(*out));
 	setenv("PMPPLAB_TIMING", opts, 1);
 	pl_timing_run(out);
@@ -165,6 +178,30 @@ static void test_leak(void **state)
 	pl_release(&f);
 }
 
+/* A small leak the memory never runs out of is still reported, per call. */
+static void test_steady_leak(void **state)
+{
+	(void)state;
+	struct pl_file f;
+	run("cupti=0,min=6,max=6,cap_ms=3000,warmup=0", 0.1, 0.1, 8u << 20, &f);
+	assert_true(metric(&f, "timing_reps") == 6);
+	assert_true(metric(&f, "timing_leaked_bytes_per_call") == 8u << 20);
+	pl_release(&f);
+}
+
+/* Another process allocating while the loop runs is not this entry point's leak. */
+static void test_other_process_allocates(void **state)
+{
+	(void)state;
+	struct pl_file f;
+	other_at = 4;
+	run("cupti=0,min=8,max=8,cap_ms=3000,warmup=0", 0.1, 0.1, 0, &f);
+	other_at = 0;
+	assert_true(metric(&f, "timing_reps") == 8);
+	assert_true(metric(&f, "timing_leaked_bytes_per_call") < 0);
+	pl_release(&f);
+}
+
 /* CUPTI that loads but records nothing here (no driver), or does not load: events. */
 static void test_cupti_fallback(void **state)
 {
@@ -193,6 +230,8 @@ int main(void)
 		cmocka_unit_test(test_stable),
 		cmocka_unit_test(test_cap),
 		cmocka_unit_test(test_leak),
+		cmocka_unit_test(test_steady_leak),
+		cmocka_unit_test(test_other_process_allocates),
 		cmocka_unit_test(test_cupti_fallback),
 		cmocka_unit_test(test_not_asked),
 	};

@@ -1,4 +1,5 @@
-// expect: correctness
+// expect: barriers
+// expect-text: under the condition at line 27
 // Known-wrong: the whole phase, barriers included, sits inside the boundary test, so in
 // the edge blocks only some threads reach __syncthreads(): undefined behaviour (a hang or
 // a fault on most hardware), and the tiles miss the zeros of the outside threads.

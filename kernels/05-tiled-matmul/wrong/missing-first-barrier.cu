@@ -1,4 +1,5 @@
-// expect: correctness
+// expect: barriers
+// expect-text: needs at least 2
 // Known-wrong: no barrier between loading the tiles and using them, so a warp reads
 // tile elements the other warps have not loaded yet.
 #include <cuda_runtime.h>

@@ -1,4 +1,5 @@
-// expect: correctness
+// expect: barriers
+// expect-text: needs at least 2
 // Known-wrong: no barrier at the end of a phase, so a fast warp loads the next phase's
 // tiles over elements that slower warps are still multiplying.
 #include <cuda_runtime.h>

@@ -1,4 +1,5 @@
-// expect: correctness
+// expect: barriers
+// expect-text: no __syncthreads() at all
 // Known-wrong: no barrier between filling the tile and reading its columns, so a warp
 // reads elements that other warps have not stored yet.
 #include <cuda_runtime.h>

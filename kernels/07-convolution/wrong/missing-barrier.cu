@@ -1,4 +1,5 @@
-// expect: correctness
+// expect: barriers
+// expect-text: no __syncthreads() at all
 // Known-wrong: no __syncthreads() between loading the tile and using it, so a warp reads
 // tile rows that later warps have not loaded yet.
 #include <cuda_runtime.h>

@@ -1,4 +1,7 @@
 // expect: performance
+// expect-on: emu
+// (On an H100 this kernel took 0.99x the tiled solution's time: the L1 and L2 caches
+// serve the 25 reads per pixel that the emulator's cache-less model counts.)
 // expect-text: TOO MANY
 // Known-wrong (slow): no shared-memory tile: every output pixel reads its 25 input pixels
 // from global memory. Correct, but it moves several times the bytes of the tiled kernel.

@@ -1,4 +1,5 @@
-// expect: correctness
+// expect: barriers
+// expect-text: with no __syncthreads() between
 // Known-wrong: no barrier after zeroing the private histogram: a warp starts counting into
 // bins that another warp zeroes afterwards, wiping its counts.
 #include <cuda_runtime.h>

@@ -1,4 +1,5 @@
-// expect: correctness
+// expect: barriers
+// expect-text: with no __syncthreads() between
 // Known-wrong: no barrier between counting and merging: the first warps copy their bins
 // to the global histogram while later warps are still counting into them.
 #include <cuda_runtime.h>

@@ -1,4 +1,5 @@
-// expect: correctness
+// expect: barriers
+// expect-text: with no __syncthreads() between
 // Known-wrong: plain ++ on the shared histogram. Threads of a warp that see the same byte
 // all load the old count and all store old + 1, so counts are lost.
 #include <cuda_runtime.h>

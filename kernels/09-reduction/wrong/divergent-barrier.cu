@@ -1,4 +1,5 @@
-// expect: correctness
+// expect: barriers
+// expect-text: under the condition at line 22
 // Known-wrong (part 1): the simple kernel with its barrier inside
 // if (threadIdx.x % (2 * stride) == 0): the threads that skip the branch never reach
 // that barrier, which is undefined behaviour (a hang or garbage on a GPU).

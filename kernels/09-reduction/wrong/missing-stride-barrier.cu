@@ -1,4 +1,5 @@
-// expect: correctness
+// expect: barriers
+// expect-text: with no __syncthreads() between
 // Known-wrong (part 1): no barrier between the steps of the tree, so a warp adds partial
 // sums that other warps have not produced yet.
 #include <cuda_runtime.h>

@@ -1,4 +1,5 @@
-// expect: correctness
+// expect: barriers
+// expect-text: with no __syncthreads() between
 // Known-wrong (part 1): Kogge-Stone with XY[t] += XY[t - stride] and only one barrier
 // per step: a thread may read XY[t - stride] after its owner has already overwritten it
 // in the same step.
