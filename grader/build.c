@@ -109,7 +109,8 @@ static void job_hash(const struct job *j, char hex[33])
  * (-DPMPPLAB_HARNESS_GPU) and a run path to the toolkit's lib folder, where pl_timing
  * dlopens libcupti (it falls back to CUDA events when that fails); emulator lab programs
  * get pl_counters' hooks (-DPMPPLAB_HARNESS_EMU). */
-static void timing_flags(const struct job *j, struct compile *host, char *rpath)
+static void timing_flags(const struct job *j, struct compile *host, char *rpath, char *inc,
+			 char *lib)
 {
 	if (j->backend == BACKEND_EMU && j->lab)
 		arg(host, "-DPMPPLAB_HARNESS_EMU");
@@ -124,10 +125,20 @@ static void timing_flags(const struct job *j, struct compile *host, char *rpath)
 	*slash = '\0'; /* .../cuda/bin */
 	snprintf(rpath, PATH_MAX, "-Xlinker=-rpath,%s/../lib64", bin);
 	arg(host, rpath);
+	/* Runfile installs keep CUPTI apart, in extras/CUPTI: its header, and the library
+	 * the harness loads. */
+	char extras[PATH_MAX];
+	snprintf(extras, sizeof(extras), "%s/../extras/CUPTI", bin);
+	if (access(extras, R_OK) != 0)
+		return;
+	snprintf(inc, PATH_MAX, "-I%s/include", extras);
+	arg(host, inc);
+	snprintf(lib, PATH_MAX, "-DPL_CUPTI_LIB=\"%s/lib64/libcupti.so\"", extras);
+	arg(host, lib);
 }
 
 static int job_commands(const struct job *j, const char *dir, struct compile *host,
-			struct compile *ptx, char paths[9][PATH_MAX])
+			struct compile *ptx, char paths[11][PATH_MAX])
 {
 	snprintf(paths[0], PATH_MAX, "%s/prog", dir);
 	snprintf(paths[1], PATH_MAX, "%s/prog.ptx", dir);
@@ -161,7 +172,7 @@ static int job_commands(const struct job *j, const char *dir, struct compile *ho
 		arg(host, paths[4]);
 		arg(host, paths[6]); /* pmpplab perf (issue 8) */
 		arg(host, paths[8]);
-		timing_flags(j, host, paths[7]);
+		timing_flags(j, host, paths[7], paths[9], paths[10]);
 	}
 	if (j->backend == BACKEND_AUTO)
 		arg(host, "-lm");
@@ -215,7 +226,7 @@ static int job_compile(const struct job *j, const char *final_dir, struct build_
 		local.main_source = src;
 	}
 	struct compile host = { 0 }, ptx = { 0 };
-	char paths[9][PATH_MAX];
+	char paths[11][PATH_MAX];
 	job_commands(&local, tmp, &host, &ptx, paths);
 	pthread_t thr;
 	bool threaded = ptx.argc && pthread_create(&thr, NULL, compile_run, &ptx) == 0;

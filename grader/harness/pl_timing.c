@@ -116,9 +116,18 @@ void pl_timing_run(struct pl_file *result)
 #else /* PMPPLAB_HARNESS_GPU */
 
 #include <cuda_runtime_api.h>
-#include <cupti.h>
 #include <dlfcn.h>
 #include <pthread.h>
+
+/* CUPTI's header is in the toolkit's include folder (packages, wheels) or in
+ * extras/CUPTI/include (runfile installs: the build adds -I for it); without it the
+ * timing falls back to CUDA events rather than failing every GPU build. */
+#if defined(__has_include)
+#if __has_include(<cupti.h>)
+#include <cupti.h>
+#define PL_HAVE_CUPTI 1
+#endif
+#endif
 
 static double now_ms(void)
 {
@@ -135,6 +144,7 @@ static void fail_cuda(const char *what, cudaError_t err)
 }
 
 /* ---- CUPTI, loaded at run time ------------------------------------------------ */
+#ifdef PL_HAVE_CUPTI
 
 typedef CUptiResult(CUPTIAPI *register_fn)(CUpti_BuffersCallbackRequestFunc,
 					   CUpti_BuffersCallbackCompleteFunc);
@@ -233,6 +243,43 @@ static void cupti_stop(void)
 	cupti.disable(CUPTI_ACTIVITY_KIND_MEMCPY);
 }
 
+/* Before a timed call: what came before (the L2 flush's memset) is not counted. */
+static void cupti_reset(void)
+{
+	cupti.flush(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	pthread_mutex_lock(&acc.lock);
+	acc.kernel_ms = acc.copy_ms = acc.h2d_bytes = acc.d2h_bytes = 0;
+	acc.kernels = 0;
+	pthread_mutex_unlock(&acc.lock);
+}
+
+/* After a timed call: its kernel and copy times and bytes. */
+static void cupti_collect(double *kernel_ms, double *copy_ms, double *h2d, double *d2h,
+			  double *kernels)
+{
+	cupti.flush(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	pthread_mutex_lock(&acc.lock);
+	*kernel_ms = acc.kernel_ms;
+	*copy_ms = acc.copy_ms;
+	*h2d = acc.h2d_bytes;
+	*d2h = acc.d2h_bytes;
+	*kernels = acc.kernels;
+	pthread_mutex_unlock(&acc.lock);
+}
+
+#else /* no cupti.h: CUDA events only */
+
+static int cupti_start(void) { return -1; }
+static void cupti_stop(void) {}
+static void cupti_reset(void) {}
+static void cupti_collect(double *kernel_ms, double *copy_ms, double *h2d, double *d2h,
+			  double *kernels)
+{
+	*kernel_ms = *copy_ms = *h2d = *d2h = *kernels = 0;
+}
+
+#endif /* PL_HAVE_CUPTI */
+
 /* ---- the timed loop ------------------------------------------------------------- */
 
 struct device_attrs {
@@ -269,13 +316,8 @@ static void timed_call(int use_cupti, void *flush, size_t flush_bytes, cudaEvent
 		err = cudaDeviceSynchronize();
 	if (err != cudaSuccess)
 		fail_cuda("flushing the L2 cache", err);
-	if (use_cupti) {
-		cupti.flush(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); /* the memset is not counted */
-		pthread_mutex_lock(&acc.lock);
-		acc.kernel_ms = acc.copy_ms = acc.h2d_bytes = acc.d2h_bytes = 0;
-		acc.kernels = 0;
-		pthread_mutex_unlock(&acc.lock);
-	}
+	if (use_cupti)
+		cupti_reset();
 	cudaEventRecord(ev[0], 0);
 	pl_entry();
 	cudaEventRecord(ev[1], 0);
@@ -288,14 +330,7 @@ static void timed_call(int use_cupti, void *flush, size_t flush_bytes, cudaEvent
 	cudaEventElapsedTime(&entry, ev[0], ev[1]);
 	s->entry[s->n] = entry;
 	if (use_cupti) {
-		cupti.flush(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-		pthread_mutex_lock(&acc.lock);
-		s->kernel[s->n] = acc.kernel_ms;
-		s->copy[s->n] = acc.copy_ms;
-		s->h2d = acc.h2d_bytes;
-		s->d2h = acc.d2h_bytes;
-		s->kernels = acc.kernels;
-		pthread_mutex_unlock(&acc.lock);
+		cupti_collect(&s->kernel[s->n], &s->copy[s->n], &s->h2d, &s->d2h, &s->kernels);
 	} else {
 		s->kernel[s->n] = entry;
 		s->copy[s->n] = 0;
