@@ -195,10 +195,14 @@ int barriers_describe(const char *ptx_path, FILE *f)
 		return rc;
 	for (unsigned i = 0; i < r->nkernels; i++) {
 		const struct uniformity_kernel *k = &r->kernels[i];
-		if (!k->is_entry || !k->nbarriers)
+		if (!k->is_entry)
 			continue;
 		char name[128];
 		plain_name(k->name, name, sizeof name);
+		if (!k->nbarriers) { /* listed too: a kernel missing all its barriers shows */
+			fprintf(f, "kernel %s: no __syncthreads() or __syncwarp()\n", name);
+			continue;
+		}
 		fprintf(f, "kernel %s:", name);
 		static const char *const what[] = { "__syncthreads()", "__syncthreads_count/and/or()",
 						    "bar.arrive", "__syncwarp()" };

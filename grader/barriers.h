@@ -59,8 +59,8 @@ int barriers_static(const char *ptx_path, const char *kernel, unsigned min_barri
 		    bool forbid_divergent, struct barriers_findings *out, char *err,
 		    size_t errlen);
 
-/* Writes one line per kernel of the PTX at ptx_path that has barriers: its name and the
- * lines of its __syncthreads() and __syncwarp(). Returns 0 or a negative code. */
+/* Writes one line per kernel of the PTX at ptx_path: its name and the lines of its
+ * __syncthreads() and __syncwarp(), or that it has none. Returns 0 or a negative code. */
 int barriers_describe(const char *ptx_path, FILE *f);
 
 /* Adds the emulator's finding events and barrier fault events of the events file at

@@ -123,6 +123,27 @@ static void test_describe(void **state)
 	free(text);
 }
 
+/* A kernel without any barrier is listed too, so a student sees it lost them all. */
+static void test_describe_no_barrier(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/test_grader_barriers_XXXXXX.ptx";
+	int fd = mkstemps(path, 4);
+	assert_true(fd >= 0);
+	static const char ptx[] = ".version 8.0\n.target sm_75\n.address_size 64\n"
+				  ".visible .entry nobar()\n{\n\tret;\n}\n";
+	assert_int_equal(write(fd, ptx, sizeof ptx - 1), (ssize_t)(sizeof ptx - 1));
+	close(fd);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	assert_int_equal(barriers_describe(path, m), 0);
+	fclose(m);
+	assert_non_null(strstr(text, "kernel nobar: no __syncthreads() or __syncwarp()\n"));
+	free(text);
+	unlink(path);
+}
+
 /* A copy of lab 05 whose checks are replaced by `checks` (YAML text), loaded with
  * spec_load; returns its code (and *out on success). */
 static int load_lab05(const char *checks, struct lab_spec **out, struct diag_list *diags)
@@ -348,6 +369,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_static_bad),
 		cmocka_unit_test(test_min_barriers),
 		cmocka_unit_test(test_describe),
+		cmocka_unit_test(test_describe_no_barrier),
 		cmocka_unit_test(test_spec_fields),
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_racecheck),
