@@ -82,9 +82,12 @@ static const char *source_text(int source)
 }
 
 /* The headline: "2.9 TB/s, 86% of peak, 0.98x the reference". */
-static void headline(FILE *f, const struct spec_check *c, const struct perf_verdict *v)
+/* The rate only where the time is the kernels' alone: with CUDA events it includes the
+ * copies, and "8 GB/s, 0% of peak" would mislead. */
+static void headline(FILE *f, const struct spec_check *c, const struct perf_measure *stu,
+		     const struct perf_verdict *v)
 {
-	if (c->metric != SPEC_PERF_TIME) {
+	if (c->metric != SPEC_PERF_TIME && stu->source == PL_TIMING_CUPTI) {
 		char rate[32];
 		perf_format_rate(v->rate, c->metric == SPEC_PERF_FLOPS, rate, sizeof(rate));
 		fprintf(f, "%s, ", rate);
@@ -103,7 +106,7 @@ char *perf_describe(const struct spec_check *c, const struct perf_measure *stu,
 	FILE *f = open_memstream(&text, &len);
 	if (!f)
 		return NULL;
-	headline(f, c, v);
+	headline(f, c, stu, v);
 	fprintf(f, "kernel time %.4g ms (mean of %u run medians, %u timed calls, median known to %.1f%%); the lab's solution %.4g ms: %.2fx its time",
 		stu->kernel_ms, stu->n, stu->reps, 100 * stu->rel_err, sol->kernel_ms, v->ratio);
 	if (c->max_ratio > 0)
