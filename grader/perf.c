@@ -35,6 +35,9 @@ int perf_measure_add(struct perf_measure *m, const struct pl_file *result)
 		sum += m->run_ms[i];
 	m->kernel_ms = sum / m->n;
 	m->rel_err = fmax(m->rel_err, metric(result, "kernel_rel_err", 0));
+	double lo = metric(result, "kernel_ms_min", ms), hi = metric(result, "kernel_ms_max", ms);
+	m->min_ms = m->n == 1 ? lo : fmin(m->min_ms, lo);
+	m->max_ms = fmax(m->max_ms, hi);
 	m->transfer_ms = metric(result, "transfer_ms", 0);
 	m->reps += (unsigned)metric(result, "timing_reps", 0);
 	m->leaked_bytes = fmax(m->leaked_bytes, metric(result, "timing_leaked_bytes_per_call", 0));
@@ -107,8 +110,9 @@ char *perf_describe(const struct spec_check *c, const struct perf_measure *stu,
 	if (!f)
 		return NULL;
 	headline(f, c, stu, v);
-	fprintf(f, "kernel time %.4g ms (mean of %u run medians, %u timed calls, median known to %.1f%%); the lab's solution %.4g ms: %.2fx its time",
-		stu->kernel_ms, stu->n, stu->reps, 100 * stu->rel_err, sol->kernel_ms, v->ratio);
+	fprintf(f, "kernel time %.4g ms (mean of %u run medians, %u timed calls from %.4g to %.4g ms, median known to %.1f%%); the lab's solution %.4g ms: %.2fx its time",
+		stu->kernel_ms, stu->n, stu->reps, stu->min_ms, stu->max_ms, 100 * stu->rel_err,
+		sol->kernel_ms, v->ratio);
 	if (c->max_ratio > 0)
 		fprintf(f, " (%s: at most %.3gx passes)", v->ratio_ok ? "ok" : "TOO SLOW", c->max_ratio);
 	fputc('\n', f);

@@ -37,6 +37,7 @@ struct perf_measure {
 	double run_ms[PERF_MAX_RUNS];        /* each run's median kernel time */
 	double kernel_ms;                    /* mean of the runs' medians */
 	double rel_err;                      /* largest relative error of a run's median */
+	double min_ms, max_ms;               /* the fastest and slowest timed call, all runs */
 	double transfer_ms;                  /* host<->device copies per call (CUPTI) */
 	unsigned reps;                       /* timed calls, all runs */
 	int source;                          /* PL_TIMING_*: the worst of the runs */

@@ -53,6 +53,8 @@ static void timing(struct pl_file *f, int source, double ms, double rel)
 	put(f, "timing_source", source);
 	put(f, "kernel_ms", ms);
 	put(f, "kernel_rel_err", rel);
+	put(f, "kernel_ms_min", 0.9 * ms);
+	put(f, "kernel_ms_max", 1.2 * ms);
 	put(f, "timing_reps", 40);
 	put(f, "transfer_ms", 25);
 }
@@ -83,6 +85,8 @@ static void test_measure(void **state)
 	assert_true(m.rel_err == 0.004);
 	assert_int_equal(m.reps, 80);
 	assert_int_equal(m.source, PL_TIMING_CUPTI);
+	/* the spread: the fastest and slowest call of both runs */
+	assert_true(fabs(m.min_ms - 0.063) < 1e-12 && fabs(m.max_ms - 0.096) < 1e-12);
 }
 
 static const struct spec_check bandwidth_check = {
@@ -114,6 +118,7 @@ static void test_pass_and_text(void **state)
 	char *text = perf_describe(&bandwidth_check, &stu, &sol, &d, &v);
 	assert_non_null(text);
 	assert_non_null(strstr(text, "2.88 TB/s, 86% of peak, 0.98x the reference's speed"));
+	assert_non_null(strstr(text, "timed calls from "));
 	assert_non_null(strstr(text, "peak of this GPU: 3.35 TB/s"));
 	assert_non_null(strstr(text, "copies 25 ms per call"));
 	assert_null(strstr(text, "cudaFree"));
