@@ -75,6 +75,41 @@ struct cudaMemLocation {
 	int id;
 };
 
+enum cudaLaunchAttributeID {
+#define RT_LAUNCHATTR_ENUM(name, value) name = value,
+	RT_LAUNCHATTRS(RT_LAUNCHATTR_ENUM)
+#undef RT_LAUNCHATTR_ENUM
+};
+
+/* One attribute of cudaLaunchKernelExC: the value is a 64-byte union, of which the
+ * members read here are declared. */
+typedef struct cudaLaunchAttribute_st {
+	enum cudaLaunchAttributeID id;
+	char pad[8 - sizeof(enum cudaLaunchAttributeID)];
+	union {
+		char pad[64];
+		int cooperative;
+		struct {
+			unsigned int x, y, z;
+		} clusterDim;
+		struct {
+			cudaEvent_t event;
+			int flags;
+			int triggerAtBlockStart;
+		} programmaticEvent;
+		struct {
+			cudaEvent_t event;
+			int flags;
+		} launchCompletionEvent;
+	} val;
+} cudaLaunchAttribute;
+
+#define RT_FIELD_DECL(type, name, dims) type name dims;
+typedef struct cudaLaunchConfig_st {
+	RT_LAUNCHCFG_FIELDS(RT_FIELD_DECL)
+} cudaLaunchConfig_t;
+#undef RT_FIELD_DECL
+
 typedef void (*cudaHostFn_t)(void *userData);
 typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
 

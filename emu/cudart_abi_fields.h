@@ -181,4 +181,32 @@
 	X(void *, hostPointer, )                                                          \
 	X(long, reserved, [8])
 
+/* cudaLaunchConfig_t, cudaLaunchKernelExC's configuration. */
+#define RT_LAUNCHCFG_FIELDS(X)                                                            \
+	X(dim3, gridDim, )                                                                \
+	X(dim3, blockDim, )                                                               \
+	X(size_t, dynamicSmemBytes, )                                                     \
+	X(cudaStream_t, stream, )                                                         \
+	X(cudaLaunchAttribute *, attrs, )                                                 \
+	X(unsigned int, numAttrs, )
+
+/* The launch attributes (enum cudaLaunchAttributeID) cudaLaunchKernelExC looks at. */
+#define RT_LAUNCHATTRS(X)                                                                 \
+	X(cudaLaunchAttributeIgnore, 0)                                                   \
+	X(cudaLaunchAttributeAccessPolicyWindow, 1)                                       \
+	X(cudaLaunchAttributeCooperative, 2)                                              \
+	X(cudaLaunchAttributeSynchronizationPolicy, 3)                                    \
+	X(cudaLaunchAttributeClusterDimension, 4)                                         \
+	X(cudaLaunchAttributeClusterSchedulingPolicyPreference, 5)                        \
+	X(cudaLaunchAttributeProgrammaticStreamSerialization, 6)                          \
+	X(cudaLaunchAttributeProgrammaticEvent, 7)                                        \
+	X(cudaLaunchAttributePriority, 8)                                                 \
+	X(cudaLaunchAttributeMemSyncDomainMap, 9)                                         \
+	X(cudaLaunchAttributeMemSyncDomain, 10)                                           \
+	X(cudaLaunchAttributePreferredClusterDimension, 11)                               \
+	X(cudaLaunchAttributeLaunchCompletionEvent, 12)                                   \
+	X(cudaLaunchAttributeDeviceUpdatableKernelNode, 13)                               \
+	X(cudaLaunchAttributePreferredSharedMemoryCarveout, 14)                           \
+	X(cudaLaunchAttributeNvlinkUtilCentricScheduling, 16)
+
 #endif

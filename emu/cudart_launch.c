@@ -2,6 +2,7 @@
 #include "cudart_launch.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -301,24 +302,107 @@ cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
 	return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
 }
 
-/* A cooperative grid must fit on the device at once (that is what lets grid.sync()
- * work); the interpreter runs it like any grid. */
+/* Does a cooperative grid of a valid configuration exceed what the device runs at
+ * once? (That is what lets grid.sync() work; the interpreter runs it like any grid.) */
+static int rt_cooperative_too_large(struct rt_function *f, dim3 grid, dim3 block, size_t shmem)
+{
+	if (!f || rt_registry_resolve(f) != cudaSuccess ||
+	    rt_launch_check(grid, block, ptx_kernel_static_shared(f->kernel), shmem,
+			    f->max_dyn_shmem) != RT_CFG_OK)
+		return 0; /* rt_launch reports those */
+	unsigned long long blocks = (unsigned long long)grid.x * grid.y * grid.z;
+	unsigned nregs = ptx_kernel_nregs(f->kernel);
+	int per_sm = rt_launch_occupancy(nregs > 255 ? 255 : nregs,
+					 ptx_kernel_static_shared(f->kernel),
+					 (int)(block.x * block.y * block.z), shmem);
+	return blocks > (unsigned long long)per_sm * (unsigned)rt_device_props()->multiProcessorCount;
+}
+
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
 					void **args, size_t sharedMem, cudaStream_t stream)
 {
 	struct rt_function *f = rt_registry_function(func);
-	if (f && rt_registry_resolve(f) == cudaSuccess &&
-	    rt_launch_check(gridDim, blockDim, ptx_kernel_static_shared(f->kernel), sharedMem,
-			    f->max_dyn_shmem) == RT_CFG_OK) {
-		unsigned long long blocks = (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
-		int per_sm = rt_launch_occupancy(ptx_kernel_nregs(f->kernel) > 255 ? 255 : ptx_kernel_nregs(f->kernel),
-						 ptx_kernel_static_shared(f->kernel),
-						 (int)(blockDim.x * blockDim.y * blockDim.z), sharedMem);
-		if (blocks > (unsigned long long)per_sm * (unsigned)rt_device_props()->multiProcessorCount)
-			return rt_error_set(cudaErrorCooperativeLaunchTooLarge);
-	}
+	if (rt_cooperative_too_large(f, gridDim, blockDim, sharedMem))
+		return rt_error_set(cudaErrorCooperativeLaunchTooLarge);
 	return rt_launch(f, gridDim, blockDim, args, sharedMem, stream);
 }
+
+/* What cudaLaunchKernelExC makes of its attributes. Launches run at once and in order,
+ * so the scheduling and caching hints change nothing and are ignored; the programmatic
+ * event fires when the launch is done; clusters are refused. */
+struct rt_exc_attrs {
+	int cooperative;
+	cudaEvent_t event; /* the programmatic event to record after the launch */
+};
+
+/* Reads cfg's attributes into out. Returns cudaSuccess or the error to return. */
+static cudaError_t rt_exc_attributes(const cudaLaunchConfig_t *cfg, struct rt_exc_attrs *out)
+{
+	static _Atomic int warned;
+	memset(out, 0, sizeof *out);
+	if (cfg->numAttrs && !cfg->attrs)
+		return cudaErrorInvalidValue;
+	for (unsigned i = 0; i < cfg->numAttrs; i++) {
+		const cudaLaunchAttribute *a = &cfg->attrs[i];
+		switch (a->id) {
+		case cudaLaunchAttributeCooperative:
+			out->cooperative = a->val.cooperative != 0;
+			break;
+		case cudaLaunchAttributeClusterDimension:
+			if (a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z <= 1)
+				break; /* clusters of one block: an ordinary grid */
+			rt_report_error("cudaLaunchKernelExC: thread block clusters (%ux%ux%u blocks) "
+					"are not emulated; run with --backend gpu",
+					a->val.clusterDim.x, a->val.clusterDim.y, a->val.clusterDim.z);
+			return cudaErrorNotSupported;
+		case cudaLaunchAttributeProgrammaticEvent:
+			out->event = a->val.programmaticEvent.event;
+			break;
+		case cudaLaunchAttributeLaunchCompletionEvent:
+			/* what CUDA 13.0 answered on an H100 (programs/launch_attributes.cu) */
+			return cudaErrorNotSupported;
+		case cudaLaunchAttributeIgnore: case cudaLaunchAttributeAccessPolicyWindow:
+		case cudaLaunchAttributeSynchronizationPolicy:
+		case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+		case cudaLaunchAttributeProgrammaticStreamSerialization:
+		case cudaLaunchAttributePriority: case cudaLaunchAttributeMemSyncDomainMap:
+		case cudaLaunchAttributeMemSyncDomain: case cudaLaunchAttributePreferredClusterDimension:
+		case cudaLaunchAttributeDeviceUpdatableKernelNode:
+		case cudaLaunchAttributePreferredSharedMemoryCarveout:
+		case cudaLaunchAttributeNvlinkUtilCentricScheduling:
+			break;
+		default:
+			if (!atomic_exchange(&warned, 1))
+				rt_report_warning("cudaLaunchKernelExC", "launch attribute %d is not "
+						  "known to the emulator and is ignored", (int)a->id);
+			break;
+		}
+	}
+	return cudaSuccess;
+}
+
+/* The extensible launch (cudaLaunchKernelEx in C++; thrust and cub use it). */
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
+{
+	if (!config)
+		return rt_error_set(cudaErrorInvalidValue);
+	struct rt_exc_attrs at;
+	cudaError_t e = rt_exc_attributes(config, &at);
+	if (e)
+		return rt_error_set(e);
+	struct rt_function *f = rt_registry_function(func);
+	if (at.cooperative && rt_cooperative_too_large(f, config->gridDim, config->blockDim,
+						       config->dynamicSmemBytes))
+		return rt_error_set(cudaErrorCooperativeLaunchTooLarge);
+	e = rt_launch(f, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+		      config->stream);
+	if (!e && at.event)
+		e = cudaEventRecord(at.event, config->stream);
+	return e;
+}
+
+cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func,
+				     void **args) __attribute__((alias("cudaLaunchKernelExC")));
 
 cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
 					     void **args, size_t sharedMem, cudaStream_t stream)

@@ -54,6 +54,12 @@ cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
 				  size_t sharedMem, cudaStream_t stream);
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
 					void **args, size_t sharedMem, cudaStream_t stream);
+/* Attributes: cooperative (checked like cudaLaunchCooperativeKernel), the programmatic
+ * event (recorded after the launch, which has then completed), the launch completion
+ * event (cudaErrorNotSupported, as CUDA 13.0 answers on an H100), cluster dimensions
+ * over one block (refused: cudaErrorNotSupported, with a message); the others change
+ * nothing on the emulator and are ignored (an unknown one with a warning, once). */
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args);
 cudaError_t cudaFuncSetSharedMemConfig(const void *func, int config);
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
 cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value);

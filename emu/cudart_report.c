@@ -304,15 +304,15 @@ void rt_report_kernel_fault(const char *kernel, const struct emu_fault *f, cudaE
 	else
 		snprintf(where, sizeof where, "%s: ", kernel);
 
-	/* The interpreter's sentence may already say who faulted; say it if not. */
-	char who[256] = "";
-	if (!strstr(f->message, "block"))
-		snprintf(who, sizeof who, "thread (%u,%u,%u) of block (%u,%u,%u) of %s: ",
-			 f->thread.x, f->thread.y, f->thread.z, f->block.x, f->block.y,
-			 f->block.z, kernel);
-
+	/* The interpreter's sentence may already say who faulted; say it if not (printed
+	 * whole: a template kernel's name can be longer than any buffer). */
 	fflush(stdout);
-	fprintf(stderr, "%serror: %s%s\n", where, who, f->message);
+	if (strstr(f->message, "block"))
+		fprintf(stderr, "%serror: %s\n", where, f->message);
+	else
+		fprintf(stderr, "%serror: thread (%u,%u,%u) of block (%u,%u,%u) of %s: %s\n", where,
+			f->thread.x, f->thread.y, f->thread.z, f->block.x, f->block.y, f->block.z,
+			kernel, f->message);
 	if (note && note[0])
 		fprintf(stderr, "%snote: %s\n", where, note);
 	if (f->kind == EMU_FAULT_UNSUPPORTED)
@@ -397,11 +397,21 @@ static const char *rt_skip_return_type(const char *s)
 	return start;
 }
 
+/* Copies n bytes of s into out[len]; a name too long for it is cut visibly, with "...". */
+static void rt_name_copy(char *out, size_t len, const char *s, size_t n)
+{
+	if (n >= len && len > 4)
+		snprintf(out, len, "%.*s...", (int)(len - 4), s);
+	else
+		snprintf(out, len, "%.*s", (int)(n < len ? n : len - 1), s);
+}
+
 char *rt_report_kernel_name(const char *mangled, char *out, size_t len)
 {
 	if (!len)
 		return out;
-	snprintf(out, len, "%s", mangled ? mangled : "?");
+	const char *m = mangled ? mangled : "?";
+	rt_name_copy(out, len, m, strlen(m));
 	if (!mangled || strncmp(mangled, "_Z", 2) != 0)
 		return out; /* extern "C" kernels keep their name */
 
@@ -411,7 +421,8 @@ char *rt_report_kernel_name(const char *mangled, char *out, size_t len)
 		char *d = demangle(mangled, NULL, NULL, &status);
 		if (d && status == 0) {
 			rt_strip_params(d);
-			snprintf(out, len, "%s", rt_skip_return_type(d));
+			const char *name = rt_skip_return_type(d);
+			rt_name_copy(out, len, name, strlen(name));
 			free(d);
 			return out;
 		}
@@ -421,8 +432,8 @@ char *rt_report_kernel_name(const char *mangled, char *out, size_t len)
 	const char *p = mangled + 2;
 	char *end;
 	unsigned long n = strtoul(p, &end, 10);
-	if (end != p && n > 0 && n < len && strlen(end) >= n)
-		snprintf(out, len, "%.*s", (int)n, end);
+	if (end != p && n > 0 && strlen(end) >= n)
+		rt_name_copy(out, len, end, n);
 	return out;
 }
 

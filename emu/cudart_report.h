@@ -46,7 +46,8 @@ void rt_report_launch(const char *kernel, dim3 grid, dim3 block, size_t shmem,
 const char *rt_report_fault_kind(enum emu_fault_kind k);
 
 /* The kernel's source name from its mangled name: "_Z6vecAddPfS_i" -> "vecAdd",
- * "_Z6reduceILi256EEvPf" -> "reduce<256>". Writes at most len bytes; returns out. */
+ * "_Z6reduceILi256EEvPf" -> "reduce<256>". Writes at most len bytes, a name too long
+ * for them cut and ending in "..."; returns out. */
 char *rt_report_kernel_name(const char *mangled, char *out, size_t len);
 
 /* Allocation bookkeeping for the SIGSEGV handler, which may not take locks. */

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fround.h"
 #include "ptx_internal.h"
 #include "trace.h" /* issue 7 (panels) */
 #include "schedule.h"
@@ -54,12 +55,18 @@
 	} while (0)
 
 static const struct emu_hooks *_Atomic emu_hooks_cur;
+static _Atomic int emu_strict_exits_cur;
 static _Atomic uint64_t emu_insn_total;
 static FILE *emu_printf_stream;
 
 void emu_set_hooks(const struct emu_hooks *hooks)
 {
 	atomic_store(&emu_hooks_cur, hooks);
+}
+
+void emu_set_strict_exits(int strict)
+{
+	atomic_store(&emu_strict_exits_cur, strict != 0);
 }
 
 uint64_t emu_thread_instructions(void)
@@ -149,6 +156,7 @@ struct launch_ctx {
 	struct emu_trace *trace; /* issue 7 (panels): live trace, NULL = off */
 	struct emu_schedule sched; /* block and warp order (schedule.h) */
 	unsigned slice;            /* warp instructions before the next warp runs */
+	int strict_exits;          /* emu_set_strict_exits() at the launch's start */
 };
 
 /* ---- helpers -------------------------------------------------------------------- */
@@ -1073,6 +1081,26 @@ static uint64_t bfe_one(unsigned ty, uint64_t a, uint64_t b, uint64_t c)
 	return x & wm;
 }
 
+/* bmsk: b bits set from bit a, as the PTX ISA defines it (.clamp: a or b of 32 or more
+ * clamp; .wrap: both taken modulo 32). */
+static uint32_t bmsk_one(uint32_t a, uint32_t b, int wrap)
+{
+	uint32_t a1 = a & 31, b1 = b & 31, sum = a1 + b1;
+	uint32_t mask0 = ~0u << a1, mask1 = sum >= 32 ? 0 : ~0u << sum;
+	int overflow = sum >= 32;
+	if (!wrap && a >= 32) {
+		overflow = 1;
+		mask0 = 0;
+	}
+	if (!wrap && b >= 32)
+		overflow = 1;
+	if (overflow)
+		mask1 = 0;
+	else if (b1 == 0)
+		mask1 = ~0u;
+	return mask0 & ~mask1;
+}
+
 /* add/sub/mad with .cc and addc/subc/madc: 32- or 64-bit, the carry per lane in SR_CC. */
 static void carry_op(const struct ptx_insn *in, uint64_t *R, uint32_t m)
 {
@@ -1102,6 +1130,27 @@ static void carry_op(const struct ptx_insn *in, uint64_t *R, uint32_t m)
 	      if (setcc) cf[l] = co);
 }
 
+/* Float arithmetic that needs more than the host's default: a directed rounding mode
+ * (.rz .rm .rp) or .sat. Tested only on the float paths of the instructions that have
+ * these modifiers (add sub mul mad fma div rcp sqrt; mod2 is their rounding). */
+#define FLOAT_SLOW(in)                                                                   \
+	(((in)->type == PT_F32 || (in)->type == PT_F64) &&                              \
+	 (((in)->mod2 >= RND_RZ && (in)->mod2 <= RND_RP) || ((in)->flags & PF_SAT)))
+
+/* d = op(a, b, c) for the lanes of m, rounded as in says, then .sat: clamped to
+ * [0, 1] with NaN giving 0. */
+static void float_slow(const struct ptx_insn *in, enum fround_op op, uint64_t *d,
+		       const uint64_t *a, const uint64_t *b, const uint64_t *c, uint32_t m)
+{
+	int dbl = in->type == PT_F64;
+	fround_lanes(op, dbl, in->mod2, d, a, b, c, m);
+	if (!(in->flags & PF_SAT))
+		return;
+	LANES(double x = dbl ? f64(d[l]) : f32(d[l]);
+	      x = !(x > 0) ? 0 : x > 1 ? 1 : x;
+	      d[l] = dbl ? mkf64(x) : mkf32((float)x));
+}
+
 /* ---- the interpreter loop ------------------------------------------------------- */
 
 
@@ -1110,6 +1159,66 @@ static void carry_op(const struct ptx_insn *in, uint64_t *R, uint32_t m)
 /* dispatch: a switch; CASE/NEXT keep the bodies independent of the dispatch method */
 #define CASE(op) case OP_##op:
 #define NEXT break
+
+/* The lanes each lane of m computes a warp vote, match or reduction over: the
+ * membermask operand (source k) limited to the lanes that execute the instruction (a
+ * tiled_partition<16> names each half by its own mask); all of m without one. */
+static void member_groups(const struct ptx_insn *in, const uint64_t *R, uint32_t m,
+			  unsigned k, uint32_t grp[32])
+{
+	const uint64_t *mk = in->ns > k ? R + (size_t)in->s[k] * 32 : NULL;
+	if (mk)
+		LANES(grp[l] = (uint32_t)mk[l] & m);
+	else
+		LANES(grp[l] = m);
+}
+
+/* match.any.sync: the lanes of the group with the same value; match.all.sync: the
+ * group when all its lanes agree (and the predicate says so), else 0. */
+static void match_lanes(const struct ptx_insn *in, uint64_t *R, uint32_t m)
+{
+	uint64_t *d = DS(0), *dp = DS(1), vals[32];
+	const uint64_t *a = SS(0);
+	uint64_t vm = ptx_tsize(in->type) == 8 ? ~0ull : 0xffffffffull;
+	uint32_t grp[32], res[32];
+	LANES(vals[l] = a[l] & vm);
+	member_groups(in, R, m, 1, grp);
+	LANES(uint32_t same = 0;
+	      for (uint32_t g = grp[l]; g; g &= g - 1) {
+		      unsigned k = (unsigned)__builtin_ctz(g);
+		      same |= (uint32_t)(vals[k] == vals[l]) << k;
+	      }
+	      res[l] = in->mod ? (same == grp[l] ? same : 0) : same);
+	LANES(d[l] = res[l]);
+	if (in->mod && in->d[1] != SR_SINK)
+		LANES(dp[l] = res[l] != 0);
+}
+
+/* redux.sync: add/min/max/and/or/xor of the 32-bit values of each lane's group. */
+static void redux_lanes(const struct ptx_insn *in, uint64_t *R, uint32_t m)
+{
+	uint64_t *d = DS(0);
+	const uint64_t *a = SS(0);
+	int sg = is_signed_t(in->type);
+	uint32_t grp[32], res[32];
+	member_groups(in, R, m, 1, grp);
+	LANES(int64_t acc = in->mod == AOP_AND ? -1 : 0;
+	      int first = 1;
+	      for (uint32_t g = grp[l]; g; g &= g - 1, first = 0) {
+		      unsigned k = (unsigned)__builtin_ctz(g);
+		      int64_t v = sg ? (int32_t)a[k] : (int64_t)(uint32_t)a[k];
+		      switch (in->mod) {
+		      case AOP_ADD: acc += v; break;
+		      case AOP_MIN: acc = first || v < acc ? v : acc; break;
+		      case AOP_MAX: acc = first || v > acc ? v : acc; break;
+		      case AOP_AND: acc &= v; break;
+		      case AOP_OR: acc |= v; break;
+		      default: acc ^= v; break;
+		      }
+	      }
+	      res[l] = (uint32_t)acc);
+	LANES(d[l] = res[l]);
+}
 
 static int warp_call(struct block *b, struct warp *w, const struct ptx_insn *in, uint32_t m)
 {
@@ -1140,6 +1249,44 @@ static int warp_call(struct block *b, struct warp *w, const struct ptx_insn *in,
 	nf->call_mask = m;
 	nf->stack_base = w->sp;
 	return stack_push(w, 0, PTX_NOPC, m);
+}
+
+/* Where lanes going to pc end, when they do nothing else on the way: the pc of the
+ * unguarded exit, or ret of the kernel, that pc reaches through unconditional branches
+ * only (nvcc -O0 jumps to the final ret through a chain of bra.uni), else PTX_NOPC. */
+static uint32_t exit_via(const struct warp *w, const struct ptx_insn *code, uint32_t pc)
+{
+	for (unsigned hops = 0; hops < 8; hops++) {
+		const struct ptx_insn *t = &code[pc];
+		if (t->guard >= 0)
+			return PTX_NOPC;
+		if (t->op == OP_EXIT || (t->op == OP_RET && w->nframes == 1))
+			return pc;
+		if (t->op != OP_BRA)
+			return PTX_NOPC;
+		pc = t->target;
+	}
+	return PTX_NOPC;
+}
+
+/* The lanes of a divergent branch that go straight to the kernel's end (an early
+ * return) end at the branch, as on Volta and later GPUs, where threads that exited no
+ * longer count at __syncthreads(): parked at the branch's reconvergence point (often
+ * that ret) they would make a barrier after an early return look divergent. Hooks and
+ * trace see the ret (at pc) they skip to. */
+static void warp_retire(struct block *b, struct warp *w, uint32_t lanes, uint32_t pc,
+			uint64_t *count)
+{
+	const struct ptx_insn *ret = &w->frames[w->nframes - 1].f->code[pc];
+#if EMU_HOOKS
+	const struct emu_hooks *hooks = b->L->hooks;
+	if (hooks && hooks->on_insn)
+		hooks->on_insn(hooks->ctx, b->idx, w->id, lanes, pc, ret->line);
+#endif
+	if (b->tsm) /* issue 7 (panels) */
+		emu_trace_insn(b->tsm, w->id, lanes, ret);
+	*count += popcount32(lanes);
+	w->live &= ~lanes;
 }
 
 /* The frame's base entry emptied: copy the return value and resume the caller. */
@@ -1204,8 +1351,8 @@ static int warp_exec(struct block *b, struct warp *w)
 		if (__builtin_expect(hooks != NULL, 0) && hooks->on_insn)
 			hooks->on_insn(hooks->ctx, b->idx, w->id, m, pc, in->line);
 #endif
-		if (__builtin_expect(tsm != NULL, 0)) /* issue 7 (panels) */
-			emu_trace_insn(tsm, w->id, m, in);
+		if (__builtin_expect(tsm != NULL, 0)) /* issue 7 (panels): lanes that issue it */
+			emu_trace_insn(tsm, w->id, emask, in);
 		count += m == FULL ? 32 : popcount32(m);
 		e->pc = pc + 1;
 		if (m == 0 && in->op != OP_BRA)
@@ -1226,11 +1373,10 @@ static int warp_exec(struct block *b, struct warp *w)
 		CASE(ADD) {
 			uint64_t *d = DS(0);
 			const uint64_t *a = SS(0), *c = SS(1);
-			if (in->type == PT_F32) {
-				if (in->mod2 >= RND_RZ && in->mod2 <= RND_RP)
-					LANES(d[l] = mkf32(round_f32((double)f32(a[l]) + f32(c[l]), in->mod2)));
-				else
-					LANES(d[l] = mkf32(f32(a[l]) + f32(c[l])));
+			if (FLOAT_SLOW(in)) {
+				float_slow(in, FROUND_ADD, d, a, c, NULL, m);
+			} else if (in->type == PT_F32) {
+				LANES(d[l] = mkf32(f32(a[l]) + f32(c[l])));
 			} else if (in->type == PT_F64) {
 				LANES(d[l] = mkf64(f64(a[l]) + f64(c[l])));
 			} else if (in->flags & PF_SAT) {
@@ -1245,11 +1391,10 @@ static int warp_exec(struct block *b, struct warp *w)
 		CASE(SUB) {
 			uint64_t *d = DS(0);
 			const uint64_t *a = SS(0), *c = SS(1);
-			if (in->type == PT_F32) {
-				if (in->mod2 >= RND_RZ && in->mod2 <= RND_RP)
-					LANES(d[l] = mkf32(round_f32((double)f32(a[l]) - f32(c[l]), in->mod2)));
-				else
-					LANES(d[l] = mkf32(f32(a[l]) - f32(c[l])));
+			if (FLOAT_SLOW(in)) {
+				float_slow(in, FROUND_SUB, d, a, c, NULL, m);
+			} else if (in->type == PT_F32) {
+				LANES(d[l] = mkf32(f32(a[l]) - f32(c[l])));
 			} else if (in->type == PT_F64) {
 				LANES(d[l] = mkf64(f64(a[l]) - f64(c[l])));
 			} else if (in->flags & PF_SAT) {
@@ -1266,11 +1411,11 @@ static int warp_exec(struct block *b, struct warp *w)
 			const uint64_t *a = SS(0), *c = SS(1);
 			const uint64_t *ad = in->op == OP_MAD || in->op == OP_MAD24 ? SS(2) : R;
 			int mad = in->op == OP_MAD || in->op == OP_MAD24;
-			if (in->type == PT_F32) {
+			if (FLOAT_SLOW(in)) {
+				float_slow(in, mad ? FROUND_FMA : FROUND_MUL, d, a, c, mad ? ad : NULL, m);
+			} else if (in->type == PT_F32) {
 				if (mad)
 					LANES(d[l] = mkf32(fma32(f32(a[l]), f32(c[l]), f32(ad[l]))));
-				else if (in->mod2 >= RND_RZ && in->mod2 <= RND_RP)
-					LANES(d[l] = mkf32(round_f32((double)f32(a[l]) * f32(c[l]), in->mod2)));
 				else
 					LANES(d[l] = mkf32(f32(a[l]) * f32(c[l])));
 			} else if (in->type == PT_F64) {
@@ -1297,6 +1442,11 @@ static int warp_exec(struct block *b, struct warp *w)
 						      (mad ? ad[l] : 0)) & wm2);
 				else
 					LANES(d[l] = ((a[l] & wm) * (c[l] & wm) + (mad ? ad[l] : 0)) & wm2);
+			} else if (mad && (in->flags & PF_SAT)) { /* mad.hi.sat.s32 */
+				LANES(int64_t h = (sext(a[l], 4) * sext(c[l], 4)) >> 32;
+				      h += sext(ad[l], 4);
+				      h = h > INT32_MAX ? INT32_MAX : h < INT32_MIN ? INT32_MIN : h;
+				      d[l] = (uint32_t)h);
 			} else { /* hi */
 				int sg = is_signed_t(in->type);
 				LANES(uint64_t h;
@@ -1314,11 +1464,10 @@ static int warp_exec(struct block *b, struct warp *w)
 		CASE(FMA) {
 			uint64_t *d = DS(0);
 			const uint64_t *a = SS(0), *c = SS(1), *ad = SS(2);
-			if (in->type == PT_F32) {
-				if (in->mod2 >= RND_RZ && in->mod2 <= RND_RP)
-					LANES(d[l] = mkf32(round_f32(fma((double)f32(a[l]), f32(c[l]), f32(ad[l])), in->mod2)));
-				else
-					LANES(d[l] = mkf32(fma32(f32(a[l]), f32(c[l]), f32(ad[l]))));
+			if (FLOAT_SLOW(in)) {
+				float_slow(in, FROUND_FMA, d, a, c, ad, m);
+			} else if (in->type == PT_F32) {
+				LANES(d[l] = mkf32(fma32(f32(a[l]), f32(c[l]), f32(ad[l]))));
 			} else {
 				LANES(d[l] = mkf64(fma(f64(a[l]), f64(c[l]), f64(ad[l]))));
 			}
@@ -1340,7 +1489,9 @@ static int warp_exec(struct block *b, struct warp *w)
 			uint64_t *d = DS(0);
 			const uint64_t *a = SS(0), *c = SS(1);
 			int rem = in->op == OP_REM;
-			if (in->type == PT_F32) {
+			if (FLOAT_SLOW(in)) {
+				float_slow(in, FROUND_DIV, d, a, c, NULL, m);
+			} else if (in->type == PT_F32) {
 				LANES(d[l] = mkf32(f32(a[l]) / f32(c[l])));
 			} else if (in->type == PT_F64) {
 				LANES(d[l] = mkf64(f64(a[l]) / f64(c[l])));
@@ -1390,7 +1541,9 @@ static int warp_exec(struct block *b, struct warp *w)
 			uint64_t *d = DS(0);
 			const uint64_t *a = SS(0);
 			unsigned op = in->op;
-			if (in->type == PT_F32) {
+			if ((op == OP_RCP || op == OP_SQRT) && FLOAT_SLOW(in)) {
+				float_slow(in, op == OP_RCP ? FROUND_RCP : FROUND_SQRT, d, a, NULL, NULL, m);
+			} else if (in->type == PT_F32) {
 				LANES(float x = f32(a[l]), r;
 				      switch (op) {
 				      case OP_RCP: r = 1.0f / x; break;
@@ -1538,9 +1691,18 @@ static int warp_exec(struct block *b, struct warp *w)
 				      if (sg && (x >> (bits - 1) & 1))
 					      x = ~x & wm;
 				      r = x ? 63 - (unsigned)__builtin_clzll(x) : 0xffffffffu;
+				      if (x && in->mod == BFIND_SHIFTAMT) /* the shift that makes it the MSB */
+					      r = bits - 1 - r;
 				      break;
 			      }
 			      d[l] = r);
+			NEXT;
+		}
+		CASE(BMSK) {
+			uint64_t *d = DS(0);
+			const uint64_t *a = SS(0), *c = SS(1);
+			int wrap = in->mod == BMSK_WRAP;
+			LANES(d[l] = bmsk_one((uint32_t)a[l], (uint32_t)c[l], wrap));
 			NEXT;
 		}
 		CASE(PRMT) {
@@ -1803,57 +1965,24 @@ static int warp_exec(struct block *b, struct warp *w)
 		CASE(VOTE) {
 			uint64_t *d = DS(0);
 			const uint64_t *a = SS(0);
-			uint32_t bal = 0, nc = in->neg_c;
+			uint32_t bal = 0, grp[32], nc = in->neg_c;
 			LANES(bal |= (uint32_t)((a[l] & 1) ^ nc) << l);
-			uint64_t r;
-			switch (in->mod) {
-			case VOTE_ALL: r = bal == m; break;
-			case VOTE_ANY: r = bal != 0; break;
-			case VOTE_UNI: r = bal == 0 || bal == m; break;
-			default: r = bal; break;
-			}
-			LANES(d[l] = r);
+			member_groups(in, R, m, 1, grp);
+			LANES(uint32_t v = bal & grp[l];
+			      switch (in->mod) {
+			      case VOTE_ALL: d[l] = v == grp[l]; break;
+			      case VOTE_ANY: d[l] = v != 0; break;
+			      case VOTE_UNI: d[l] = v == 0 || v == grp[l]; break;
+			      default: d[l] = v; break;
+			      });
 			NEXT;
 		}
 		CASE(MATCH) {
-			uint64_t *d = DS(0), *dp = DS(1);
-			const uint64_t *a = SS(0);
-			uint64_t vals[32];
-			uint64_t vm = sz == 8 ? ~0ull : 0xffffffffull;
-			LANES(vals[l] = a[l] & vm);
-			if (in->mod) { /* all */
-				int same = 1;
-				LANES(same &= vals[l] == vals[__builtin_ctz(m)]);
-				LANES(d[l] = same ? m : 0; if (in->d[1] != SR_SINK) dp[l] = (uint64_t)same);
-			} else {
-				uint32_t res[32];
-				LANES(uint32_t r = 0;
-				      for (uint32_t m2 = m; m2; m2 &= m2 - 1) {
-					      unsigned k = (unsigned)__builtin_ctz(m2);
-					      if (vals[k] == vals[l]) r |= 1u << k;
-				      }
-				      res[l] = r);
-				LANES(d[l] = res[l]);
-			}
+			match_lanes(in, R, m);
 			NEXT;
 		}
 		CASE(REDUX) {
-			uint64_t *d = DS(0);
-			const uint64_t *a = SS(0);
-			int sg = is_signed_t(in->type);
-			int64_t acc = in->mod == AOP_AND ? -1 : 0;
-			int first = 1;
-			LANES(int64_t v = sg ? (int32_t)a[l] : (int64_t)(uint32_t)a[l];
-			      switch (in->mod) {
-			      case AOP_ADD: acc += v; break;
-			      case AOP_MIN: acc = first || v < acc ? v : acc; break;
-			      case AOP_MAX: acc = first || v > acc ? v : acc; break;
-			      case AOP_AND: acc &= v; break;
-			      case AOP_OR: acc |= v; break;
-			      default: acc ^= v; break;
-			      }
-			      first = 0);
-			LANES(d[l] = (uint32_t)acc);
+			redux_lanes(in, R, m);
 			NEXT;
 		}
 		CASE(ACTIVEMASK) {
@@ -1869,11 +1998,17 @@ static int warp_exec(struct block *b, struct warp *w)
 			NEXT;
 		}
 		CASE(BRA) {
-			uint32_t taken = m, nt = emask & ~m;
+			uint32_t taken = m, nt = emask & ~m, x;
 			if (in->guard < 0 || nt == 0) {
 				e->pc = in->target;
 			} else if (taken == 0) {
 				/* fall through: e->pc already pc + 1 */
+			} else if (!b->L->strict_exits &&
+				   (x = exit_via(w, code, in->target)) != PTX_NOPC) {
+				warp_retire(b, w, taken, x, &count); /* the rest falls through */
+			} else if (!b->L->strict_exits && (x = exit_via(w, code, pc + 1)) != PTX_NOPC) {
+				warp_retire(b, w, nt, x, &count); /* the rest jumps */
+				e->pc = in->target;
 			} else if (in->reconv == e->rpc) {
 				e->mask = nt;
 				if (stack_push(w, in->target, in->reconv, taken)) {
@@ -2289,6 +2424,7 @@ int emu_run(const struct emu_launch *l, struct emu_fault *fault)
 	}
 	L.nblocks = (unsigned)((uint64_t)g->x * g->y * g->z);
 	L.hooks = atomic_load(&emu_hooks_cur);
+	L.strict_exits = atomic_load(&emu_strict_exits_cur);
 	emu_schedule_current(&L.sched);
 	L.slice = L.sched.slice ? L.sched.slice : TIMESLICE;
 	pthread_mutex_init(&L.lock, NULL);

@@ -4,7 +4,8 @@
  * every instruction attached, and the reconvergence point (immediate post-dominator) of
  * every branch precomputed for the SIMT stack of exec.c.
  *
- * Instructions the emulator does not implement are decoded to OP_UNSUPPORTED with a
+ * Instructions the emulator does not implement, and instructions with a modifier it does
+ * not know (opcodes.h lists the ones each accepts), are decoded to OP_UNSUPPORTED with a
  * message naming the feature; a launch of a kernel that can reach one fails at once.
  */
 #include "ptx_internal.h"
@@ -18,14 +19,20 @@
 #include <string.h>
 
 static const char *const ptx_mnemonics[] = {
-#define PTX_OP_MNEM(name, mnem) mnem,
+#define PTX_OP_MNEM(name, mnem, mods) mnem,
 	PTX_OPCODES(PTX_OP_MNEM)
 #undef PTX_OP_MNEM
 };
 static const char *const ptx_opnames[] = {
-#define PTX_OP_NAME(name, mnem) #name,
+#define PTX_OP_NAME(name, mnem, mods) #name,
 	PTX_OPCODES(PTX_OP_NAME)
 #undef PTX_OP_NAME
+};
+/* The modifiers each opcode accepts (opcodes.h), space-separated. */
+static const char *const ptx_modlists[] = {
+#define PTX_OP_MODS(name, mnem, mods) mods,
+	PTX_OPCODES(PTX_OP_MODS)
+#undef PTX_OP_MODS
 };
 
 const char *ptx_opcode_name(unsigned op)
@@ -231,13 +238,24 @@ struct fixup { /* an extern-shared address to shift by the dynamic shared base *
 	unsigned idx;
 };
 
+/* A source position of an inlined function's .loc, and where it was inlined (the
+ * whole chain of inlined_at, up to the kernel's own line). */
+struct locnode {
+	uint32_t line;
+	uint16_t file;
+	uint32_t parent; /* index + 1 of the position it was inlined at; 0: the outermost */
+};
+
 struct fbuild {
 	struct ptx_func *f;
 	unsigned fidx;
 	struct map names; /* registers, params, locals, labels of this function */
+	struct map locs;  /* "file:line:col" -> the latest locnode of that position */
 	size_t icap, imm_cap;
+	unsigned char *imm_reloc; /* per immediate: 1 when relocated (slot_imm) */
 	struct pending *br; size_t nbr, brcap;
-	unsigned cur_file, cur_line, cur_ifile, cur_iline;
+	unsigned cur_file, cur_line;
+	uint32_t cur_inl; /* locnode index + 1 of the current .loc, 0 when not inlined */
 };
 
 struct parser {
@@ -253,6 +271,7 @@ struct parser {
 	struct pending *calls; size_t ncalls, callcap; /* (func<<20|pc) -> callee name */
 	struct fixup *fix; size_t nfix, fixcap;
 	size_t shared_next;
+	struct locnode *locs; size_t nlocs, loccap; /* inline chains (body_loc) */
 };
 
 static int perr(struct parser *p, unsigned line, const char *fmt, ...)
@@ -380,12 +399,16 @@ static uint64_t literal_bits(uint64_t v, int is_float, int neg, unsigned ty)
 
 /* ---- functions and slots -------------------------------------------------------- */
 
-static int slot_imm(struct fbuild *b, uint64_t v, int unique)
+/* The slot of immediate v. Equal immediates share a slot, except relocated ones
+ * (reloc: the address of extern __shared__, moved past the static .shared at the end of
+ * the module): a plain 0 sharing the slot of a relocated 0 would become the dynamic
+ * shared base too. */
+static int slot_imm(struct fbuild *b, uint64_t v, int reloc)
 {
 	struct ptx_func *f = b->f;
-	if (!unique)
+	if (!reloc)
 		for (unsigned i = 0; i < f->nimm; i++)
-			if (f->imm_vals[i] == v)
+			if (f->imm_vals[i] == v && !b->imm_reloc[i])
 				return (int)f->imm_slots[i];
 	if (f->nimm == b->imm_cap) {
 		size_t nc = b->imm_cap ? b->imm_cap * 2 : 32;
@@ -397,10 +420,15 @@ static int slot_imm(struct fbuild *b, uint64_t v, int unique)
 		if (!ns)
 			return -ENOMEM;
 		f->imm_slots = ns;
+		unsigned char *nr = realloc(b->imm_reloc, nc);
+		if (!nr)
+			return -ENOMEM;
+		b->imm_reloc = nr;
 		b->imm_cap = nc;
 	}
 	f->imm_vals[f->nimm] = v;
 	f->imm_slots[f->nimm] = f->nslots++;
+	b->imm_reloc[f->nimm] = (unsigned char)(reloc != 0);
 	return (int)f->imm_slots[f->nimm++];
 }
 
@@ -722,6 +750,20 @@ static int is_special_name(const struct tok *t)
 	return 0;
 }
 
+/* A new immediate slot holding off + the dynamic shared base (fixed up at the end).
+ * Returns the slot, or -1. */
+static int reloc_imm(struct ctx *c, uint64_t off)
+{
+	struct parser *p = c->p;
+	int sl = slot_imm(c->b, off, 1);
+	if (sl < 0 || grow((void **)&p->fix, &p->fixcap, p->nfix + 1, sizeof(*p->fix))) {
+		perr(p, c->line, "out of memory");
+		return -1;
+	}
+	p->fix[p->nfix++] = (struct fixup){ c->b->fidx, 1, c->b->f->nimm - 1 };
+	return sl;
+}
+
 /* Resolves a name used as a value: a register, special register or symbol address.
  * Returns the slot, or -1 with an error set. */
 static int name_slot(struct ctx *c, const struct tok *t, unsigned ty, int *local_off)
@@ -732,6 +774,8 @@ static int name_slot(struct ctx *c, const struct tok *t, unsigned ty, int *local
 	struct ment *e = map_get(&c->b->names, t->p, t->len);
 	if (e && e->kind == K_REG)
 		return (int)e->val;
+	if (!e && t->len == 7 && !memcmp(t->p, "WARP_SZ", 7))
+		return slot_imm(c->b, 32, 0); /* warpSize in device code: a constant of PTX */
 	for (size_t i = 0; i < sizeof(ptx_sregs) / sizeof(ptx_sregs[0]); i++)
 		if (strlen(ptx_sregs[i].name) == t->len && !memcmp(ptx_sregs[i].name, t->p, t->len))
 			return ptx_sregs[i].slot;
@@ -752,13 +796,8 @@ static int name_slot(struct ctx *c, const struct tok *t, unsigned ty, int *local
 	struct ment *g = map_get(&p->globals, t->p, t->len);
 	if (g && g->kind == K_SYM) {
 		struct ptx_symbol *s = &p->m->syms[g->val];
-		if (s->space == SP_SHARED && s->addr == (devaddr_t)-1) {
-			int sl = slot_imm(c->b, 0, 1);
-			if (sl < 0 || grow((void **)&p->fix, &p->fixcap, p->nfix + 1, sizeof(*p->fix)))
-				return -1;
-			p->fix[p->nfix++] = (struct fixup){ c->b->fidx, 1, c->b->f->nimm - 1 };
-			return sl;
-		}
+		if (s->space == SP_SHARED && s->addr == (devaddr_t)-1)
+			return reloc_imm(c, 0);
 		return slot_imm(c->b, s->addr, 0);
 	}
 	if (g && g->kind == K_FUNC)
@@ -806,9 +845,11 @@ static int scalar_operand(struct ctx *c, struct tok *t, size_t n, unsigned ty)
 		/* sym+imm as a value: the symbol's immediate plus the offset */
 		uint64_t a;
 		if (parse_number(&t[2], &a, &isf) == 0) {
-			for (unsigned i = 0; i < c->b->f->nimm; i++)
-				if ((int)c->b->f->imm_slots[i] == s)
-					return slot_imm(c->b, c->b->f->imm_vals[i] + a, 0);
+			const struct ptx_func *f = c->b->f;
+			for (unsigned i = 0; i < f->nimm; i++)
+				if ((int)f->imm_slots[i] == s)
+					return c->b->imm_reloc[i] ? reloc_imm(c, f->imm_vals[i] + a)
+								  : slot_imm(c->b, f->imm_vals[i] + a, 0);
 		}
 	}
 	return s;
@@ -943,6 +984,7 @@ struct mods {
 	const char *w[16];
 	size_t wl[16];
 	int nw;
+	int overflow; /* more modifiers than w[] holds */
 };
 
 static int has_mod(const struct mods *md, const char *s)
@@ -965,14 +1007,42 @@ static void split_mods(const struct tok *t, size_t *mlen, struct mods *md)
 		const char *nd = memchr(w, '.', (size_t)(e - w));
 		size_t wl = nd ? (size_t)(nd - w) : (size_t)(e - w);
 		unsigned ty = parse_type_word(w, wl);
-		if (ty && md->ntypes < 3)
+		if (ty && md->ntypes < 3) {
 			md->types[md->ntypes++] = ty;
-		else if (md->nw < 16) {
+		} else if (md->nw < 16) {
 			md->w[md->nw] = w;
 			md->wl[md->nw++] = wl;
+		} else {
+			md->overflow = 1;
 		}
 		q = nd;
 	}
+}
+
+/* Is the word w[0..wl) in the space-separated list? */
+static int word_listed(const char *list, const char *w, size_t wl)
+{
+	for (const char *q = list; *q;) {
+		while (*q == ' ')
+			q++;
+		const char *e = q;
+		while (*e && *e != ' ')
+			e++;
+		if ((size_t)(e - q) == wl && !memcmp(q, w, wl))
+			return 1;
+		q = e;
+	}
+	return 0;
+}
+
+/* The index in md of the first modifier opcode op does not accept (opcodes.h), or -1.
+ * Every modifier must be known: one ignored by mistake silently changes results. */
+static int unknown_mod(int op, const struct mods *md)
+{
+	for (int i = 0; i < md->nw; i++)
+		if (!word_listed(ptx_modlists[op], md->w[i], md->wl[i]))
+			return i;
+	return -1;
 }
 
 static int add_unsupported(struct ctx *c, const char *what, const struct tok *t)
@@ -1129,6 +1199,15 @@ static int decode_insn(struct ctx *c, size_t end)
 	}
 	if ((op == OP_LD || op == OP_ST) && (has_mod(&md, "shared::cluster")))
 		return add_unsupported(c, "thread block clusters are not emulated", NULL);
+	if (md.overflow) /* more modifiers than any instruction the emulator knows */
+		return add_unsupported(c, NULL, ot);
+	int bad = op == OP_NOP ? -1 : unknown_mod(op, &md); /* a no-op's hints change nothing */
+	if (bad >= 0) {
+		char what[200];
+		snprintf(what, sizeof what, "the modifier .%.*s of the PTX instruction '%.*s' is "
+			 "not emulated", (int)md.wl[bad], md.w[bad], (int)ot->len, ot->p);
+		return add_unsupported(c, what, NULL);
+	}
 	in->op = (uint8_t)op;
 	if (op == OP_ADDC || op == OP_SUBC || op == OP_MADC)
 		in->flags |= PF_CARRY;
@@ -1241,6 +1320,10 @@ static int decode_insn(struct ctx *c, size_t end)
 	}
 	if (op == OP_MATCH)
 		in->mod = has_mod(&md, "all") ? 1 : 0;
+	if (op == OP_BFIND)
+		in->mod = has_mod(&md, "shiftamt") ? BFIND_SHIFTAMT : 0;
+	if (op == OP_BMSK)
+		in->mod = has_mod(&md, "wrap") ? BMSK_WRAP : 0; /* .clamp is the default */
 	if (op == OP_SHF) {
 		if (has_mod(&md, "l"))
 			in->flags |= PF_SHF_LEFT;
@@ -1375,6 +1458,9 @@ static int decode_insn(struct ctx *c, size_t end)
 		if (s->len >= 8 && !memcmp(s->p, "%cluster", 8))
 			snprintf(what, sizeof what, "thread block clusters (%.*s) are not emulated",
 				 (int)s->len, s->p);
+		else if (s->len >= 7 && !memcmp(s->p, "%envreg", 7)) /* the grid's barrier */
+			snprintf(what, sizeof what, "grid-wide synchronisation (this_grid().sync()) "
+				 "is not emulated");
 		else
 			snprintf(what, sizeof what, "the special register %.*s is not emulated",
 				 (int)s->len, s->p);
@@ -1405,8 +1491,7 @@ static int add_insn(struct fbuild *b, struct ptx_insn **out)
 	(*out)->guard = -1;
 	(*out)->line = b->cur_line;
 	(*out)->file = (uint16_t)b->cur_file;
-	(*out)->iline = b->cur_iline;
-	(*out)->ifile = (uint16_t)b->cur_ifile;
+	(*out)->iline = b->cur_inl; /* a locnode until attribute_lines() */
 	return 0;
 }
 
@@ -1491,7 +1576,38 @@ static int body_decl(struct parser *p, struct fbuild *b, struct tok *dt)
 	return 0;
 }
 
-/* .loc FILE LINE COL [, function_name X, inlined_at F L C] */
+/* The key of a source position in fbuild.locs. */
+static int loc_key(char *key, size_t len, const unsigned v[3])
+{
+	return snprintf(key, len, "%u:%u:%u", v[0], v[1], v[2]);
+}
+
+/* A new locnode at position v, inlined at parent. Returns its index + 1, 0 on ENOMEM. */
+static uint32_t loc_add(struct parser *p, struct fbuild *b, const unsigned v[3], uint32_t parent)
+{
+	char key[48];
+	int n = loc_key(key, sizeof key, v);
+	if (grow((void **)&p->locs, &p->loccap, p->nlocs + 1, sizeof(*p->locs)))
+		return 0;
+	p->locs[p->nlocs] = (struct locnode){ v[1], (uint16_t)v[0], parent };
+	if (!map_put(&b->locs, key, (size_t)n, K_LABEL, p->nlocs, 0))
+		return 0;
+	return (uint32_t)++p->nlocs;
+}
+
+/* The locnode of an inlined_at position: the latest .loc at that position (which has
+ * its own inlined_at), or a new outermost one. Returns index + 1, 0 on ENOMEM. */
+static uint32_t loc_parent(struct parser *p, struct fbuild *b, const unsigned v[3])
+{
+	char key[48];
+	int n = loc_key(key, sizeof key, v);
+	struct ment *e = map_get(&b->locs, key, (size_t)n);
+	return e ? (uint32_t)e->val + 1 : loc_add(p, b, v, 0);
+}
+
+/* .loc FILE LINE COL [, function_name X, inlined_at F L C]: nvcc emits one .loc per
+ * level of inlining, each naming the position it was inlined at, so the chain up to
+ * the kernel's line is rebuilt from the earlier ones. */
 static void body_loc(struct parser *p, struct fbuild *b, unsigned line)
 {
 	p->i++;
@@ -1516,8 +1632,11 @@ static void body_loc(struct parser *p, struct fbuild *b, unsigned line)
 		return;
 	b->cur_file = v[0];
 	b->cur_line = v[1];
-	b->cur_ifile = inl ? iv[0] : 0;
-	b->cur_iline = inl ? iv[1] : 0;
+	b->cur_inl = 0;
+	if (inl) {
+		uint32_t parent = loc_parent(p, b, iv);
+		b->cur_inl = parent ? loc_add(p, b, v, parent) : 0; /* ENOMEM: just no chain */
+	}
 }
 
 static int parse_body(struct parser *p, struct fbuild *b)
@@ -1656,6 +1775,8 @@ static int parse_params(struct parser *p, struct ptx_func *f, struct fbuild *b, 
 static void fbuild_release(struct fbuild *b)
 {
 	map_free(&b->names);
+	map_free(&b->locs);
+	free(b->imm_reloc);
 	for (size_t i = 0; i < b->nbr; i++)
 		free(b->br[i].name);
 	free(b->br);
@@ -2020,9 +2141,12 @@ static int resolve_calls(struct parser *p)
 			continue;
 		}
 		if (!strncmp(name, "cudaLaunchDevice", 16) || !strncmp(name, "cudaGetParameterBuffer", 22) ||
-		    !strncmp(name, "cudaCGGetIntrinsicHandle", 24) || !strncmp(name, "cudaCG", 6))
-			what = "dynamic parallelism (launching kernels from device code) is not "
-			       "emulated; run with --backend gpu";
+		    !strncmp(name, "__cudaCDP", 9))
+			what = "dynamic parallelism (a kernel launching kernels) is not emulated; run "
+			       "with --backend gpu";
+		else if (!strncmp(name, "cudaCG", 6)) /* the grid barrier of older toolkits */
+			what = "grid-wide synchronisation (this_grid().sync()) is not emulated; run "
+			       "with --backend gpu";
 		else if (!strcmp(name, "malloc") || !strcmp(name, "free"))
 			what = "device-side malloc/free is not emulated; run with --backend gpu";
 		else {
@@ -2068,18 +2192,27 @@ static void propagate_unsupported(struct ptx_module *m)
 	}
 }
 
-/* Lines inside toolkit headers (atomicAdd, __shfl_down_sync...) are reported at the
- * user's call site (inlined_at); the .file names are only known at the end. */
-static void attribute_lines(struct ptx_module *m)
+/* Lines inside toolkit headers (atomicAdd, __shfl_down_sync, cub's bit tricks...) are
+ * reported at the user's line that led there: the first position outside the toolkit
+ * up the inlined_at chain. iline/ifile become the position the instruction's own line
+ * was inlined at. The .file names are only known at the end. */
+static void attribute_lines(struct parser *p)
 {
+	struct ptx_module *m = p->m;
 	for (unsigned fi = 0; fi < m->nfuncs; fi++) {
 		struct ptx_func *f = &m->funcs[fi];
 		for (unsigned pc = 0; pc < f->ncode; pc++) {
 			struct ptx_insn *in = &f->code[pc];
-			if (in->iline && ptx_file_is_system(ptx_module_file(m, in->file))) {
-				in->line = in->iline;
-				in->file = in->ifile;
-			}
+			uint32_t k = in->iline ? p->locs[in->iline - 1].parent : 0;
+			in->iline = k ? p->locs[k - 1].line : 0;
+			in->ifile = k ? p->locs[k - 1].file : 0;
+			if (!k || !ptx_file_is_system(ptx_module_file(m, in->file)))
+				continue;
+			while (p->locs[k - 1].parent &&
+			       ptx_file_is_system(ptx_module_file(m, p->locs[k - 1].file)))
+				k = p->locs[k - 1].parent;
+			in->line = p->locs[k - 1].line;
+			in->file = p->locs[k - 1].file;
 		}
 	}
 }
@@ -2127,7 +2260,7 @@ int ptx_module_load(const char *text, size_t len, const char *path, struct ptx_m
 		for (unsigned i = 0; i < p.m->nfuncs; i++) /* module-scope .shared counts too */
 			if (p.m->funcs[i].is_entry)
 				p.m->funcs[i].shared_size += p.m->module_shared;
-		attribute_lines(p.m);
+		attribute_lines(&p);
 		propagate_unsupported(p.m);
 	}
 done:
@@ -2139,6 +2272,7 @@ done:
 		free(p.calls[i].name);
 	free(p.calls);
 	free(p.fix);
+	free(p.locs);
 	if (rc) {
 		ptx_module_free(p.m);
 		return rc;

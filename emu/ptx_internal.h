@@ -57,6 +57,9 @@ enum ptx_testp { TESTP_FINITE, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER,
 #define PF_CC 0x20u        /* .cc: the instruction sets the carry flag (slot SR_CC) */
 #define PF_CARRY 0x80u     /* .cc or addc/subc/madc: runs in exec.c's carry_op() */
 #define PF_FULL 0x40u      /* div.full */
+/* insn.mod of bfind: BFIND_SHIFTAMT; of bmsk: BMSK_WRAP (else .clamp) */
+#define BFIND_SHIFTAMT 1u
+#define BMSK_WRAP 1u
 
 #define PTX_NOPC 0xffffffffu /* no reconvergence point inside the function */
 
@@ -81,7 +84,7 @@ struct ptx_insn {
 	uint32_t line;   /* .cu line (0 unknown) */
 	uint16_t file;   /* index into module files (0 unknown) */
 	uint16_t neg_c; /* setp: the boolean operand c is negated (!%p) */
-	uint32_t iline; /* .loc inlined_at line (0 none); used for toolkit-header lines */
+	uint32_t iline; /* the position line/file was inlined at (0 none) */
 	uint16_t ifile;
 };
 

@@ -673,7 +673,9 @@ void race_finish(struct race_tracker *t)
 int race_run(struct race_tracker *t, struct emu_fault *fault)
 {
 	emu_set_hooks(race_hooks(t));
+	emu_set_strict_exits(1); /* an early return before a barrier stays a finding */
 	int rc = emu_run(t->l, fault);
+	emu_set_strict_exits(0);
 	emu_set_hooks(NULL);
 	race_finish(t);
 	return rc;

@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "exec.h"
 #include "ptx.h"
+#include "trace.h"
 
 static const char *g_paths[3], *g_core_dir;
 static struct ptx_module *g_labs, *g_flow, *g_unsup;
@@ -663,6 +665,168 @@ static void test_trap_assert_barrier(void **state)
 	devmem_free(p);
 }
 
+/* `if (i >= n) return;` before __syncthreads(): the returning lanes exit, as on Volta
+ * and later GPUs, also when the return splits a warp (n = 200: warp 6 of block 1);
+ * under the race checker's strict view the same launch stops at the barrier. */
+static void test_early_return_sync(void **state)
+{
+	(void)state;
+	int n = 200;
+	devaddr_t in = dalloc(256 * 4), out = dalloc(256 * 4);
+	int *hi = H(in, 256 * 4), *ho = H(out, 256 * 4);
+	for (int i = 0; i < 256; i++) {
+		hi[i] = i * 3 + 1;
+		ho[i] = -5;
+	}
+	void *args[] = { &in, &out, &n };
+	struct emu_fault f;
+	assert_int_equal(launch(g_flow, "earlyReturnSync", D3(2, 1, 1), D3(128, 1, 1), 0, args, &f), 0);
+	for (int i = 0; i < 256; i++) {
+		int j = i ^ 1;
+		assert_int_equal(ho[i], i >= n ? -5 : j < n ? hi[j] : -1);
+	}
+	emu_set_strict_exits(1);
+	int rc = launch(g_flow, "earlyReturnSync", D3(2, 1, 1), D3(128, 1, 1), 0, args, &f);
+	emu_set_strict_exits(0);
+	assert_int_equal(rc, -EDEADLK);
+	assert_int_equal(f.kind, EMU_FAULT_BARRIER);
+	assert_int_equal(f.block.x, 1);
+	devmem_free(in);
+	devmem_free(out);
+}
+
+/* bmsk as the PTX ISA defines it: b bits from bit a; .clamp caps a and b at 32,
+ * .wrap takes them modulo 32. */
+static unsigned bmsk_ref(unsigned a, unsigned b, int wrap)
+{
+	unsigned a1 = a & 31, b1 = b & 31, sum = a1 + b1;
+	unsigned mask0 = ~0u << a1, mask1 = sum >= 32 ? 0 : ~0u << sum;
+	int overflow = sum >= 32 || (!wrap && (a >= 32 || b >= 32));
+	if (!wrap && a >= 32)
+		mask0 = 0;
+	mask1 = overflow ? 0 : b1 == 0 ? ~0u : mask1;
+	return mask0 & ~mask1;
+}
+
+/* __ffs (brev + bfind.shiftamt), __ffsll, bmsk.clamp/.wrap and warpSize (WARP_SZ). */
+static void test_bit_ops(void **state)
+{
+	(void)state;
+	int n = 200;
+	devaddr_t in = dalloc(n * 4), out = dalloc(n * 24);
+	unsigned *hi = H(in, n * 4), *ho = H(out, n * 24);
+	for (int t = 0; t < n; t++)
+		hi[t] = t < 8 ? (t ? 1u << (t * 4) : 0) : (unsigned)t * 2654435761u;
+	hi[8] = 0x80000000u;
+	hi[9] = 32 | (32 << 6); /* a = 32, b = 32 */
+	hi[10] = 5 | (0 << 6);  /* b = 0 */
+	hi[11] = 33 | (40 << 6);
+	void *args[] = { &in, &out, &n };
+	struct emu_fault f;
+	assert_int_equal(launch(g_flow, "bitOps", D3(1, 1, 1), D3(256, 1, 1), 0, args, &f), 0);
+	for (int t = 0; t < n; t++) {
+		unsigned x = hi[t], a = x & 63, b = (x >> 6) & 63;
+		unsigned long long wide = (unsigned long long)x << (t % 40);
+		const unsigned *o = ho + t * 6;
+		assert_int_equal(o[0], (unsigned)__builtin_ffs((int)x));
+		assert_int_equal(o[1], (unsigned)__builtin_ffsll((long long)wide));
+		assert_int_equal(o[2], bmsk_ref(a, b, 0));
+		assert_int_equal(o[3], bmsk_ref(a, b, 1));
+		assert_int_equal(o[4], 32);
+		assert_int_equal(o[5], (unsigned)t % 32);
+	}
+	devmem_free(in);
+	devmem_free(out);
+}
+
+/* __ballot_sync & co. with a member mask per half warp: each half votes alone. */
+static void test_half_warp_votes(void **state)
+{
+	(void)state;
+	int nt = 64;
+	devaddr_t in = dalloc(nt * 4), out = dalloc(nt * 20);
+	int *hi = H(in, nt * 4);
+	unsigned *ho = H(out, nt * 20);
+	for (int t = 0; t < nt; t++)
+		hi[t] = (t * 37) % 101;
+	hi[3] = 7;     /* one 7 in the first half of warp 0 */
+	hi[40] = -1;   /* one negative in the first half of warp 1 */
+	hi[60] = 5000; /* match_all fails in the second half of warp 1 */
+	void *args[] = { &in, &out };
+	struct emu_fault f;
+	assert_int_equal(launch(g_flow, "halfWarpVotes", D3(1, 1, 1), D3(nt, 1, 1), 0, args, &f), 0);
+	for (int t = 0; t < nt; t++) {
+		int h0 = t / 16 * 16;
+		unsigned half = (t & 31) < 16 ? 0x0000ffffu : 0xffff0000u;
+		unsigned ballot = 0, match = 0;
+		int all = 1, any = 0, same = 1;
+		for (int k = h0; k < h0 + 16; k++) {
+			unsigned bit = 1u << (k & 31);
+			ballot |= hi[k] > 50 ? bit : 0;
+			match |= hi[k] % 3 == hi[t] % 3 ? bit : 0;
+			all &= hi[k] >= 0;
+			any |= hi[k] == 7;
+			same &= (hi[k] < 1000) == (hi[h0] < 1000);
+		}
+		const unsigned *o = ho + t * 5;
+		assert_int_equal(o[0], ballot);
+		assert_int_equal(o[1], all);
+		assert_int_equal(o[2], any);
+		assert_int_equal(o[3], match);
+		assert_int_equal(o[4], same ? half + 1 : 0);
+	}
+	devmem_free(in);
+	devmem_free(out);
+}
+
+/* extern __shared__ next to static __shared__: a literal 0 stays 0. */
+static void test_extern_shared_zero(void **state)
+{
+	(void)state;
+	int n = 4;
+	devaddr_t out = dalloc(n * 4);
+	int *ho = H(out, n * 4);
+	void *args[] = { &out, &n };
+	struct emu_fault f;
+	assert_int_equal(launch(g_flow, "externZero", D3(1, 1, 1), D3(32, 1, 1), 32 * 4, args, &f), 0);
+	assert_int_equal(ho[0], 100);
+	for (int i = 1; i < n; i++)
+		assert_int_equal(ho[i], 7);
+	devmem_free(out);
+}
+
+/* The warp panel's SIMT efficiency: `if (i < n)` with every lane in range is no
+ * divergence, so the trace counts all 32 lanes of every instruction, the guarded
+ * branch whose predicate is false everywhere included. */
+static void test_trace_active_lanes(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/pmpplab-test-trace-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	int n = 1024;
+	devaddr_t a = dalloc(n * 4), b = dalloc(n * 4), c = dalloc(n * 4);
+	void *args[] = { &a, &b, &c, &n };
+	struct emu_fault f;
+	setenv("PMPPLAB_TRACE", path, 1);
+	int rc = launch(g_labs, "vecAdd", D3(4, 1, 1), D3(256, 1, 1), 0, args, &f);
+	unsetenv("PMPPLAB_TRACE");
+	assert_int_equal(rc, 0);
+	struct emu_trace_file *tf = malloc(sizeof *tf);
+	FILE *fp = fopen(path, "rb");
+	assert_non_null(tf);
+	assert_non_null(fp);
+	assert_int_equal(fread(tf, sizeof *tf, 1, fp), 1);
+	fclose(fp);
+	unlink(path);
+	assert_int_equal(tf->magic, EMU_TRACE_MAGIC);
+	assert_true(tf->warp_insns > 0);
+	assert_int_equal(tf->lanes, tf->warp_insns * 32);
+	free(tf);
+	devmem_free(a); devmem_free(b); devmem_free(c);
+}
+
 static void test_unsupported_feature(void **state)
 {
 	(void)state;
@@ -721,6 +885,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_out_of_bounds),
 		cmocka_unit_test(test_shared_out_of_bounds),
 		cmocka_unit_test(test_trap_assert_barrier),
+		cmocka_unit_test(test_early_return_sync),
+		cmocka_unit_test(test_bit_ops),
+		cmocka_unit_test(test_half_warp_votes),
+		cmocka_unit_test(test_extern_shared_zero),
+		cmocka_unit_test(test_trace_active_lanes),
 		cmocka_unit_test(test_unsupported_feature),
 		cmocka_unit_test(test_bad_launch),
 	};

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -87,6 +88,282 @@ static void test_unknown_instruction_refused_at_launch(void **state)
 	ptx_module_free(m);
 }
 
+/* Runs kernel k of PTX text txt with one output buffer of nout 32-bit words and nthreads
+ * threads (dynamic shared memory dyn). Returns emu_run's code; *out is devmem's copy. */
+static int run_ptx(const char *txt, unsigned nthreads, size_t dyn, unsigned nout,
+		   uint32_t **out, struct emu_fault *f, struct ptx_module **mp, devaddr_t *buf)
+{
+	char err[256];
+	assert_int_equal(ptx_module_load(txt, strlen(txt), "t.ptx", mp, err, sizeof err), 0);
+	assert_int_equal(devmem_alloc(nout * 4, DEVMEM_GLOBAL, "out", buf), 0);
+	*out = devmem_host(*buf, nout * 4);
+	memset(*out, 0, nout * 4);
+	void *args[] = { buf };
+	struct emu_launch l = { *mp, ptx_module_kernel(*mp, "k"), { 1, 1, 1 }, { nthreads, 1, 1 },
+				dyn, args };
+	return emu_run(&l, f);
+}
+
+#define PTX_HEAD(target) ".version 9.0\n.target " target "\n.address_size 64\n"
+/* The start of kernel k(out): %rd2 = out + 4 * %tid.x * STRIDE (in words). */
+#define PTX_K(stride)                                                                    \
+	".visible .entry k(\n\t.param .u64 k_param_0\n)\n{\n"                            \
+	"\t.reg .pred %p<8>;\n\t.reg .b32 %r<40>;\n\t.reg .f32 %f<40>;\n"                \
+	"\t.reg .f64 %fd<40>;\n\t.reg .b64 %rd<8>;\n"                                    \
+	"\tld.param.u64 %rd1, [k_param_0];\n\tcvta.to.global.u64 %rd1, %rd1;\n"          \
+	"\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd2, %r1, " #stride ";\n"               \
+	"\tadd.s64 %rd2, %rd1, %rd2;\n"
+
+/* A modifier the interpreter does not implement is refused by name at launch, at the
+ * instruction's .cu line; one that changes nothing here (a cache hint) is accepted. */
+static void test_unknown_modifier_refused(void **state)
+{
+	(void)state;
+	static const char txt[] = PTX_HEAD("sm_80") PTX_K(4)
+		"\tld.global.nc.L1::no_allocate.f32 %f1, [%rd2];\n"
+		"\t.loc 1 7 2\n\tmin.NaN.f32 %f2, %f1, %f1;\n"
+		"\tst.global.f32 [%rd2], %f2;\n\tret;\n}\n.file 1 \"m.cu\"\n";
+	struct ptx_module *m;
+	struct emu_fault f;
+	devaddr_t buf;
+	uint32_t *o;
+	assert_int_equal(run_ptx(txt, 1, 0, 1, &o, &f, &m, &buf), -ENOTSUP);
+	assert_int_equal(f.kind, EMU_FAULT_UNSUPPORTED);
+	assert_int_equal(f.line, 7);
+	assert_non_null(strstr(f.message, "modifier .NaN"));
+	assert_non_null(strstr(f.message, "'min.NaN.f32'"));
+	assert_non_null(strstr(f.message, "--backend gpu"));
+	devmem_free(buf);
+	ptx_module_free(m);
+}
+
+/* bfind.shiftamt (what __ffs compiles to): the shift that moves the found bit to the
+ * top, 0xffffffff when there is none; bmsk.clamp and .wrap at their edges. */
+static void test_bfind_shiftamt_and_bmsk(void **state)
+{
+	(void)state;
+	static const char txt[] = PTX_HEAD("sm_75") PTX_K(64)
+		"\tshl.b32 %r2, 1, %r1;\n"                      /* 1 << tid (0 from 32 on) */
+		"\tbfind.shiftamt.u32 %r3, %r2;\n\tst.global.u32 [%rd2], %r3;\n"
+		"\tbfind.u32 %r4, %r2;\n\tst.global.u32 [%rd2+4], %r4;\n"
+		"\tbfind.shiftamt.s32 %r5, -256;\n\tst.global.u32 [%rd2+8], %r5;\n"
+		"\tbmsk.clamp.b32 %r6, 4, 8;\n\tst.global.u32 [%rd2+12], %r6;\n"
+		"\tbmsk.clamp.b32 %r7, 28, 8;\n\tst.global.u32 [%rd2+16], %r7;\n"
+		"\tbmsk.clamp.b32 %r8, 32, 8;\n\tst.global.u32 [%rd2+20], %r8;\n"
+		"\tbmsk.clamp.b32 %r9, 3, 40;\n\tst.global.u32 [%rd2+24], %r9;\n"
+		"\tbmsk.wrap.b32 %r10, 1, 2;\n\tst.global.u32 [%rd2+28], %r10;\n"
+		"\tbmsk.wrap.b32 %r11, 33, 34;\n\tst.global.u32 [%rd2+32], %r11;\n"
+		"\tbmsk.wrap.b32 %r12, 5, 32;\n\tst.global.u32 [%rd2+36], %r12;\n"
+		"\tbmsk.clamp.b32 %r13, %r1, 3;\n\tst.global.u32 [%rd2+40], %r13;\n"
+		"\tret;\n}\n";
+	struct ptx_module *m;
+	struct emu_fault f;
+	devaddr_t buf;
+	uint32_t *o;
+	assert_int_equal(run_ptx(txt, 40, 0, 40 * 16, &o, &f, &m, &buf), 0);
+	for (unsigned t = 0; t < 40; t++) {
+		const uint32_t *r = o + t * 16;
+		assert_int_equal(r[0], t < 32 ? 31 - t : 0xffffffffu);
+		assert_int_equal(r[1], t < 32 ? t : 0xffffffffu);
+	}
+	assert_int_equal(o[2], 31 - 7);         /* -256: highest non-sign bit is 7 */
+	assert_int_equal(o[3], 0x00000ff0u);
+	assert_int_equal(o[4], 0xf0000000u);    /* cut at bit 31 */
+	assert_int_equal(o[5], 0);              /* .clamp: a >= 32 */
+	assert_int_equal(o[6], 0xfffffff8u);    /* .clamp: b >= 32, all from a */
+	assert_int_equal(o[7], 0x00000006u);    /* the PTX ISA's example */
+	assert_int_equal(o[8], 0x00000006u);    /* .wrap: 1 and 2 again */
+	assert_int_equal(o[9], 0);              /* .wrap: b = 0 */
+	assert_int_equal(o[16 * 29 + 10], 0xe0000000u); /* bmsk.clamp 29, 3 */
+	devmem_free(buf);
+	ptx_module_free(m);
+}
+
+/* The correctly rounded result of an f64 division or square root in a directed mode,
+ * from round to nearest and the sign of the exact residual (fma). */
+static double dir_f64(double q, double resid, int up)
+{
+	if (resid == 0)
+		return q;
+	if (up)
+		return resid > 0 ? nextafter(q, INFINITY) : q;
+	return resid < 0 ? nextafter(q, -INFINITY) : q;
+}
+
+/* .rz/.rm/.rp on f32 div, sqrt and rcp and on f64 add, mul, fma, div and sqrt; .sat on
+ * float add; all compared with the correctly rounded results. */
+static void test_directed_rounding(void **state)
+{
+	(void)state;
+	static const char txt[] = PTX_HEAD("sm_75") PTX_K(64)
+		"\tmov.f32 %f1, 0f3F800000;\n\tmov.f32 %f2, 0f40400000;\n"  /* 1, 3 */
+		"\tdiv.rn.f32 %f3, %f1, %f2;\n\tst.global.f32 [%rd2], %f3;\n"
+		"\tdiv.rz.f32 %f4, %f1, %f2;\n\tst.global.f32 [%rd2+4], %f4;\n"
+		"\tdiv.rm.f32 %f5, %f1, %f2;\n\tst.global.f32 [%rd2+8], %f5;\n"
+		"\tdiv.rp.f32 %f6, %f1, %f2;\n\tst.global.f32 [%rd2+12], %f6;\n"
+		"\tmov.f32 %f7, 0f40000000;\n"                               /* 2 */
+		"\tsqrt.rm.f32 %f8, %f7;\n\tst.global.f32 [%rd2+16], %f8;\n"
+		"\tsqrt.rp.f32 %f9, %f7;\n\tst.global.f32 [%rd2+20], %f9;\n"
+		"\trcp.rm.f32 %f10, %f2;\n\tst.global.f32 [%rd2+24], %f10;\n"
+		"\trcp.rp.f32 %f11, %f2;\n\tst.global.f32 [%rd2+28], %f11;\n"
+		"\tmov.f64 %fd1, 0d3FF0000000000000;\n"                      /* 1 */
+		"\tmov.f64 %fd2, 0d3C30000000000000;\n"                      /* 2^-60 */
+		"\tadd.rm.f64 %fd3, %fd1, %fd2;\n\tst.global.f64 [%rd2+32], %fd3;\n"
+		"\tadd.rp.f64 %fd4, %fd1, %fd2;\n\tst.global.f64 [%rd2+40], %fd4;\n"
+		"\tmov.f64 %fd5, 0d3FF0000000400000;\n"                      /* 1 + 2^-30 */
+		"\tmul.rz.f64 %fd6, %fd5, %fd5;\n\tst.global.f64 [%rd2+48], %fd6;\n"
+		"\tmul.rp.f64 %fd7, %fd5, %fd5;\n\tst.global.f64 [%rd2+56], %fd7;\n"
+		"\tfma.rm.f64 %fd8, %fd5, %fd5, %fd2;\n\tst.global.f64 [%rd2+64], %fd8;\n"
+		"\tmov.f64 %fd9, 0d4008000000000000;\n"                      /* 3 */
+		"\tdiv.rm.f64 %fd10, %fd1, %fd9;\n\tst.global.f64 [%rd2+72], %fd10;\n"
+		"\tdiv.rp.f64 %fd11, %fd1, %fd9;\n\tst.global.f64 [%rd2+80], %fd11;\n"
+		"\tmov.f64 %fd12, 0d4000000000000000;\n"                     /* 2 */
+		"\tsqrt.rm.f64 %fd13, %fd12;\n\tst.global.f64 [%rd2+88], %fd13;\n"
+		"\tsqrt.rp.f64 %fd14, %fd12;\n\tst.global.f64 [%rd2+96], %fd14;\n"
+		"\tadd.sat.f32 %f12, %f7, %f1;\n\tst.global.f32 [%rd2+104], %f12;\n"
+		"\tsub.sat.f32 %f13, %f3, %f7;\n\tst.global.f32 [%rd2+108], %f13;\n"
+		"\tmul.rp.f32 %f14, %f3, %f2;\n\tst.global.f32 [%rd2+112], %f14;\n"
+		"\tret;\n}\n";
+	struct ptx_module *m;
+	struct emu_fault f;
+	devaddr_t buf;
+	uint32_t *o;
+	assert_int_equal(run_ptx(txt, 1, 0, 32, &o, &f, &m, &buf), 0);
+	float fo[8];
+	double d[9];
+	memcpy(fo, o, sizeof fo);
+	memcpy(d, o + 8, sizeof d);
+	float third = 1.0f / 3.0f; /* rounded up: 3 * third > 1 */
+	assert_true((double)third * 3 > 1);
+	assert_true(fo[0] == third);
+	assert_true(fo[1] == nextafterf(third, 0) && fo[2] == fo[1] && fo[3] == third);
+	float r2 = sqrtf(2.0f), lo = (double)r2 * r2 > 2 ? nextafterf(r2, 0) : r2;
+	assert_true(fo[4] == lo && fo[5] == nextafterf(lo, 1e9f));
+	assert_true(fo[6] == fo[1] && fo[7] == third);
+	double sq = 1 + ldexp(1, -29);
+	assert_true(d[0] == 1.0 && d[1] == nextafter(1.0, 2.0));
+	assert_true(d[2] == sq && d[3] == nextafter(sq, 2.0)); /* exact: 1 + 2^-29 + 2^-60 */
+	assert_true(d[4] == sq);                                /* + 2^-60 + 2^-60: still down */
+	double q = 1.0 / 3.0, s2 = sqrt(2.0);
+	assert_true(d[5] == dir_f64(q, fma(-q, 3.0, 1.0), 0));
+	assert_true(d[6] == dir_f64(q, fma(-q, 3.0, 1.0), 1));
+	assert_true(d[6] == nextafter(d[5], 1.0));
+	assert_true(d[7] == dir_f64(s2, fma(-s2, s2, 2.0), 0));
+	assert_true(d[8] == dir_f64(s2, fma(-s2, s2, 2.0), 1));
+	assert_true(d[8] == nextafter(d[7], 2.0));
+	float sat[3];
+	memcpy(sat, o + 26, sizeof sat);
+	assert_true(sat[0] == 1.0f && sat[1] == 0.0f);
+	assert_true(sat[2] == nextafterf(1.0f, 2.0f)); /* third * 3 = 1 + 2^-25, up */
+	devmem_free(buf);
+	ptx_module_free(m);
+}
+
+/* Faults inside toolkit headers are reported at the user's line: nvcc emits one .loc
+ * per level of inlining, so the chain (driver_abi.h in cooperative_groups.h in the
+ * user's header in the kernel) is followed up to the first file outside the toolkit.
+ * The grid barrier and device-side launches are refused by what they are. */
+static void test_inlined_lines_and_refusals(void **state)
+{
+	(void)state;
+	static const char txt[] = PTX_HEAD("sm_75")
+		".extern .func (.param .b32 func_retval0) __cudaCDP2LaunchDeviceV2\n"
+		"(\n\t.param .b64 p0,\n\t.param .b64 p1\n)\n;\n"
+		".visible .entry g()\n{\n\t.reg .b32 %r<4>;\n"
+		"\t.loc 1 8 3\n\tmov.u32 %r1, %tid.x;\n"
+		"\t.loc 4 30 2, function_name $L__info_string0, inlined_at 1 12 3\n"
+		"\t.loc 2 261 5, function_name $L__info_string1, inlined_at 4 30 2\n"
+		"\t.loc 3 92 9, function_name $L__info_string2, inlined_at 2 261 5\n"
+		"\t.loc 3 66 9, function_name $L__info_string3, inlined_at 3 92 9\n"
+		"\tmov.u32 %r2, %envreg2;\n\tret;\n}\n"
+		".visible .entry d()\n{\n\t.reg .b64 %rd<3>;\n"
+		"\t.loc 1 20 5\n\t{\n\t.param .b64 param0;\n\tst.param.b64 [param0], %rd1;\n"
+		"\t.param .b64 param1;\n\tst.param.b64 [param1], %rd2;\n"
+		"\t.param .b32 retval0;\n"
+		"\tcall.uni (retval0), __cudaCDP2LaunchDeviceV2, (param0, param1);\n\t}\n"
+		"\tret;\n}\n"
+		".file 1 \"/home/s/k.cu\"\n"
+		".file 2 \"/usr/local/cuda/include/cooperative_groups.h\"\n"
+		".file 3 \"/usr/local/cuda/include/cooperative_groups/details/driver_abi.h\"\n"
+		".file 4 \"/home/s/helpers.cuh\"\n";
+	struct ptx_module *m;
+	char err[256];
+	assert_int_equal(ptx_module_load(txt, strlen(txt), "i.ptx", &m, err, sizeof err), 0);
+	struct emu_launch l = { m, ptx_module_kernel(m, "g"), { 1, 1, 1 }, { 1, 1, 1 }, 0, NULL };
+	struct emu_fault f;
+	assert_int_equal(emu_run(&l, &f), -ENOTSUP);
+	assert_string_equal(f.file, "/home/s/helpers.cuh");
+	assert_int_equal(f.line, 30);
+	assert_non_null(strstr(f.message, "grid-wide synchronisation (this_grid().sync())"));
+	assert_non_null(strstr(f.message, "--backend gpu"));
+	l.kernel = ptx_module_kernel(m, "d");
+	assert_int_equal(emu_run(&l, &f), -ENOTSUP);
+	assert_string_equal(f.file, "/home/s/k.cu");
+	assert_int_equal(f.line, 20);
+	assert_non_null(strstr(f.message, "dynamic parallelism (a kernel launching kernels)"));
+	ptx_module_free(m);
+}
+
+/* vote, match and redux over the lanes each lane's member mask names: per half warp. */
+static void test_member_masks(void **state)
+{
+	(void)state;
+	static const char txt[] = PTX_HEAD("sm_80") PTX_K(16)
+		"\tand.b32 %r3, %r1, 31;\n\tsetp.lt.u32 %p1, %r3, 16;\n"
+		"\tselp.b32 %r4, 65535, -65536, %p1;\n"
+		"\tredux.sync.add.s32 %r5, %r1, %r4;\n\tst.global.u32 [%rd2], %r5;\n"
+		"\tredux.sync.max.u32 %r6, %r1, %r4;\n\tst.global.u32 [%rd2+4], %r6;\n"
+		"\tvote.sync.ballot.b32 %r7, %p1, %r4;\n\tst.global.u32 [%rd2+8], %r7;\n"
+		"\tmatch.any.sync.b32 %r8, %r3, %r4;\n\tst.global.u32 [%rd2+12], %r8;\n"
+		"\tret;\n}\n";
+	struct ptx_module *m;
+	struct emu_fault f;
+	devaddr_t buf;
+	uint32_t *o;
+	assert_int_equal(run_ptx(txt, 64, 0, 64 * 4, &o, &f, &m, &buf), 0);
+	for (uint32_t t = 0; t < 64; t++) {
+		uint32_t h0 = t / 16 * 16, sum = 0;
+		for (uint32_t k = h0; k < h0 + 16; k++)
+			sum += k;
+		assert_int_equal(o[t * 4], sum);
+		assert_int_equal(o[t * 4 + 1], h0 + 15);
+		assert_int_equal(o[t * 4 + 2], (t & 31) < 16 ? 0x0000ffffu : 0);
+		assert_int_equal(o[t * 4 + 3], 1u << (t & 31));
+	}
+	devmem_free(buf);
+	ptx_module_free(m);
+}
+
+/* The address of extern .shared (placed after the static .shared at the end of the
+ * module) is never shared with a plain immediate of the same value, and sym+imm of it
+ * moves with it. */
+static void test_extern_shared_immediates(void **state)
+{
+	(void)state;
+	static const char txt[] = PTX_HEAD("sm_75")
+		".extern .shared .align 4 .b8 dyn[];\n.shared .align 4 .b8 fixed[16];\n"
+		PTX_K(32)
+		"\tmov.u32 %r2, dyn+8;\n\tmov.u32 %r3, dyn;\n\tst.shared.u32 [%r2], 5;\n"
+		"\tmov.u32 %r5, fixed;\n\tst.shared.u32 [%r5], 9;\n"
+		"\tld.shared.u32 %r4, [%r3+8];\n\tsub.s32 %r6, %r2, %r3;\n"
+		"\tsetp.eq.s32 %p1, %r4, 0;\n\tselp.u32 %r7, 1, 2, %p1;\n\tmov.u32 %r8, 0;\n"
+		"\tst.global.u32 [%rd2], %r4;\n\tst.global.u32 [%rd2+4], %r6;\n"
+		"\tst.global.u32 [%rd2+8], %r7;\n\tst.global.u32 [%rd2+12], %r3;\n"
+		"\tst.global.u32 [%rd2+16], %r8;\n\tret;\n}\n";
+	struct ptx_module *m;
+	struct emu_fault f;
+	devaddr_t buf;
+	uint32_t *o;
+	assert_int_equal(run_ptx(txt, 1, 64, 8, &o, &f, &m, &buf), 0);
+	assert_int_equal(o[0], 5);
+	assert_int_equal(o[1], 8);
+	assert_int_equal(o[2], 2);
+	assert_int_equal(o[3], 16); /* after the 16 static bytes */
+	assert_int_equal(o[4], 0);
+	devmem_free(buf);
+	ptx_module_free(m);
+}
+
 /* redux.sync (sm_80) and carry arithmetic (add.cc/addc, sub.cc/subc, mad.lo.cc/madc). */
 static const char k_redux_carry[] =
 	".version 9.0\n.target sm_80\n.address_size 64\n"
@@ -137,6 +414,12 @@ int main(void)
 		cmocka_unit_test(test_syntax_error),
 		cmocka_unit_test(test_unknown_instruction_refused_at_launch),
 		cmocka_unit_test(test_redux_and_carry),
+		cmocka_unit_test(test_unknown_modifier_refused),
+		cmocka_unit_test(test_bfind_shiftamt_and_bmsk),
+		cmocka_unit_test(test_directed_rounding),
+		cmocka_unit_test(test_inlined_lines_and_refusals),
+		cmocka_unit_test(test_member_masks),
+		cmocka_unit_test(test_extern_shared_immediates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,12 +51,31 @@ static void test_pointer_attributes(void **state)
 }
 #undef OFFSET
 
+#define OFFSET(type, name, dims) ours[n++] = offsetof(cudaLaunchConfig_t, name);
+static void test_launch_config(void **state)
+{
+	(void)state;
+	size_t ours[MAX_FIELDS], theirs[MAX_FIELDS], size, n = 0;
+	RT_LAUNCHCFG_FIELDS(OFFSET)
+	assert_int_equal(abi_cuda_launchcfg(theirs, &size), n);
+	assert_int_equal(sizeof(cudaLaunchConfig_t), size);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(ours[i], theirs[i]);
+	size_t asize, aval, avalsize;
+	abi_cuda_launchattr(&asize, &aval, &avalsize);
+	assert_int_equal(sizeof(cudaLaunchAttribute), asize);
+	assert_int_equal(offsetof(cudaLaunchAttribute, val), aval);
+	assert_int_equal(sizeof(((cudaLaunchAttribute *)0)->val), avalsize);
+}
+#undef OFFSET
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_device_prop),
 		cmocka_unit_test(test_func_attributes),
 		cmocka_unit_test(test_pointer_attributes),
+		cmocka_unit_test(test_launch_config),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,5 +8,8 @@
 size_t abi_cuda_devprop(size_t *out, size_t *size);
 size_t abi_cuda_funcattr(size_t *out, size_t *size);
 size_t abi_cuda_ptrattr(size_t *out, size_t *size);
+size_t abi_cuda_launchcfg(size_t *out, size_t *size);
+/* cudaLaunchAttribute: its size, the offset of val and the size of val. */
+void abi_cuda_launchattr(size_t *size, size_t *val_offset, size_t *val_size);
 
 #endif

@@ -13,6 +13,7 @@
 
 #define CHECK_ATTR(name, value) _Static_assert(name == value, #name);
 RT_DEVATTRS(CHECK_ATTR)
+RT_LAUNCHATTRS(CHECK_ATTR)
 #undef CHECK_ATTR
 
 _Static_assert(cudaMemcpyDefault == 4, "cudaMemcpyKind");
@@ -50,3 +51,20 @@ size_t abi_cuda_ptrattr(size_t *out, size_t *size)
 	return n;
 }
 #undef OFFSET
+
+#define OFFSET(type, name, dims) out[n++] = offsetof(cudaLaunchConfig_t, name);
+size_t abi_cuda_launchcfg(size_t *out, size_t *size)
+{
+	size_t n = 0;
+	RT_LAUNCHCFG_FIELDS(OFFSET)
+	*size = sizeof(cudaLaunchConfig_t);
+	return n;
+}
+#undef OFFSET
+
+void abi_cuda_launchattr(size_t *size, size_t *val_offset, size_t *val_size)
+{
+	*size = sizeof(cudaLaunchAttribute);
+	*val_offset = offsetof(cudaLaunchAttribute, val);
+	*val_size = sizeof(cudaLaunchAttributeValue);
+}

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -105,6 +106,57 @@ static void test_kernel_names(void **state)
 	rt_report_kernel_name("_ZN2ns4tileIfLi16EEEvPT_S2_", name, sizeof name);
 	if (dlsym(RTLD_DEFAULT, "__cxa_demangle"))
 		assert_string_equal(name, "ns::tile<float, 16>");
+}
+
+/* A name longer than the buffer is cut visibly ("..."), whichever way it was found. */
+static void test_long_kernel_names(void **state)
+{
+	(void)state;
+	char longname[300], mangled[320], name[64];
+	memset(longname, 'k', sizeof longname - 1);
+	longname[sizeof longname - 1] = '\0';
+	rt_report_kernel_name(longname, name, sizeof name);
+	assert_int_equal(strlen(name), sizeof name - 1);
+	assert_string_equal(name + sizeof name - 4, "...");
+	snprintf(mangled, sizeof mangled, "_Z299%sv", longname);
+	rt_report_kernel_name(mangled, name, sizeof name);
+	assert_int_equal(strncmp(name, "kkkk", 4), 0);
+	assert_string_equal(name + sizeof name - 4, "...");
+}
+
+/* The fault diagnostic of a kernel with a long (template) name: the whole name, then
+ * ": " and the interpreter's sentence, never glued together. */
+static void test_fault_report_long_kernel(void **state)
+{
+	(void)state;
+	char kernel[400], got[2048];
+	memset(kernel, 'k', sizeof kernel - 1);
+	kernel[sizeof kernel - 1] = '\0';
+	memcpy(kernel + 200, "<cub::detail::policy, 4>", 24);
+	struct emu_fault f;
+	memset(&f, 0, sizeof f);
+	f.kind = EMU_FAULT_OOB;
+	f.file = "/home/s/prog.cu";
+	f.line = 9;
+	snprintf(f.message, sizeof f.message, "read 4 bytes of global memory at 0x0, which is "
+		 "a null pointer (address 0x0)");
+	FILE *cap = tmpfile();
+	assert_non_null(cap);
+	fflush(stderr);
+	int saved = dup(2);
+	dup2(fileno(cap), 2);
+	rt_report_kernel_fault(kernel, &f, cudaErrorIllegalAddress, NULL);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(cap);
+	size_t n = fread(got, 1, sizeof got - 1, cap);
+	got[n] = '\0';
+	fclose(cap);
+	char want[1024];
+	snprintf(want, sizeof want, "prog.cu:9: error: thread (0,0,0) of block (0,0,0) of %s: %s\n",
+		 kernel, f.message);
+	assert_non_null(strstr(got, want));
 }
 
 /* A fat binary wrapper as nvcc emits it, holding one PTX entry given as bytes. */
@@ -243,6 +295,8 @@ int main(void)
 		cmocka_unit_test(test_occupancy),
 		cmocka_unit_test(test_config_stack),
 		cmocka_unit_test(test_kernel_names),
+		cmocka_unit_test(test_long_kernel_names),
+		cmocka_unit_test(test_fault_report_long_kernel),
 		cmocka_unit_test(test_fatbin_plain_ptx),
 		cmocka_unit_test(test_fatbin_zstd_ptx),
 		cmocka_unit_test(test_registration),

@@ -205,10 +205,78 @@ __global__ void asserter(int *p)
 	assert(p[threadIdx.x] == 0);
 }
 
+// A barrier inside divergent code: lanes 16..31 skip it but live on (they store after
+// the if), so warp 0 reaches the barrier split.
 __global__ void barrierDivergent(int *p)
 {
 	if (threadIdx.x < 16) {
 		__syncthreads();
 		p[threadIdx.x] = 1;
 	}
+	p[threadIdx.x + 32] = 2;
+}
+
+// The common student pattern: the threads past the end return, the others sync. Since
+// Volta, threads that exited no longer count at __syncthreads(), so it works on a GPU
+// (and on the emulator, unless the race checker's strict view is on).
+__global__ void earlyReturnSync(const int *in, int *out, int n)
+{
+	__shared__ int tile[128];
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n)
+		return;
+	tile[threadIdx.x] = in[i];
+	__syncthreads();
+	int j = threadIdx.x ^ 1;
+	out[i] = blockIdx.x * blockDim.x + j < n ? tile[j] : -1;
+}
+
+// Bit tricks whose PTX needs modifiers: __ffs is brev + bfind.shiftamt; bmsk (what
+// cub's radix sort uses) in both modes; warpSize is the PTX constant WARP_SZ.
+__global__ void bitOps(const unsigned *in, unsigned *out, int n)
+{
+	int t = blockIdx.x * blockDim.x + threadIdx.x;
+	if (t >= n)
+		return;
+	unsigned x = in[t], c, w;
+	unsigned long long wide = (unsigned long long)x << (t % 40);
+	unsigned *o = out + t * 6;
+	asm("bmsk.clamp.b32 %0, %1, %2;" : "=r"(c) : "r"(x & 63), "r"((x >> 6) & 63));
+	asm("bmsk.wrap.b32 %0, %1, %2;" : "=r"(w) : "r"(x & 63), "r"((x >> 6) & 63));
+	o[0] = __ffs(x);
+	o[1] = __ffsll(wide);
+	o[2] = c;
+	o[3] = w;
+	o[4] = warpSize;
+	o[5] = t % warpSize;
+}
+
+// Votes and matches over half warps, each lane naming its own half as the member mask
+// (what cooperative_groups::tiled_partition<16> emits).
+__global__ void halfWarpVotes(const int *in, unsigned *out)
+{
+	unsigned lane = threadIdx.x & 31, mask = lane < 16 ? 0x0000ffffu : 0xffff0000u;
+	int v = in[threadIdx.x];
+	unsigned *o = out + threadIdx.x * 5;
+	o[0] = __ballot_sync(mask, v > 50);
+	o[1] = __all_sync(mask, v >= 0);
+	o[2] = __any_sync(mask, v == 7);
+	o[3] = __match_any_sync(mask, v % 3);
+	int pred;
+	o[4] = __match_all_sync(mask, v < 1000, &pred) + pred;
+}
+
+// Dynamic shared memory in a module that also has static __shared__ variables: the
+// literal 0s here must stay 0, not become the dynamic base address.
+__global__ void externZero(int *out, int n)
+{
+	extern __shared__ int dyn[];
+	dyn[threadIdx.x] = 7;
+	__syncthreads();
+	if (threadIdx.x == 0)
+		dyn[0] = 0;
+	__syncthreads();
+	int v = dyn[threadIdx.x];
+	if (threadIdx.x < n)
+		out[threadIdx.x] = v != 0 ? v : 100;
 }
