@@ -50,6 +50,12 @@ struct app {
 	double elapsed_ms;
 	struct diag_list errors;
 
+	/* A note the results pane keeps on top for lab notice_lab (the reset's backup), which
+	 * the run that follows does not replace as it does the status line. */
+	char notice[512];
+	const struct lab_spec *notice_lab;
+	char *trace_path;        /* the emulator's trace ($PMPPLAB_TRACE) */
+
 	char status[512];
 	enum ui_role status_role;
 	bool confirm_reset;

@@ -18,7 +18,9 @@
 	X(FAIL,     "\u2718", "x")    /* failed check */                        \
 	X(PENDING,  "\u25cb", ".")    /* check not run yet */                   \
 	X(RUNNING,  "\u25b8", ">")    /* check running now */                   \
+	X(SKIPPED,  "-",      "-")    /* check not measured (quick run, emu) */ \
 	X(ELLIPSIS, "\u2026", "~")    /* text cut to fit */                     \
+	X(CUT,      "\u00bb", "$")    /* a code line goes on past the screen */ \
 	X(ARROW,    "\u2192", "->")   /* "goes to" in status lines */           \
 	X(SEP,      "\u00b7", "|")    /* separator in the title bar */          \
 	X(CARET,    "^",      "^")    /* column under a compiler error */

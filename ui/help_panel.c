@@ -1,5 +1,6 @@
 /* help_panel: the help screen: assets/help.md followed by the key table, which is
- * generated from keymap.c so the help can never disagree with the keys. */
+ * generated from keymap.c so the help can never disagree with the keys, and the panels'
+ * keys from their model (inspect.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 
 #include "app.h"
 #include "draw.h"
+#include "inspect.h"
 #include "mdview.h"
 #include "panel.h"
 #include "pmpplab_config.h"
@@ -77,6 +79,12 @@ static char *help_markdown(size_t *len)
 		}
 		fprintf(out, "| `%s` | %s |\n", keys, doc);
 	}
+	/* The panels (p, F8) have keys of their own, from their model. */
+	unsigned np;
+	const char *const(*pk)[2] = inspect_key_help(&np);
+	fprintf(out, "\n## Keys in the panels\n\n| Keys | What they do |\n|---|---|\n");
+	for (unsigned i = 0; i < np; i++)
+		fprintf(out, "| `%s` | %s |\n", pk[i][0], pk[i][1]);
 	fclose(out);
 	*len = n;
 	return buf;

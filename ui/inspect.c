@@ -34,6 +34,8 @@ void inspect_init(struct inspect *in, const char *trace_path, bool detect)
 	for (unsigned i = 0; i < INSPECT_MAX_DEVICES; i++)
 		resources_init(&in->res[i]);
 	in->trace_path = trace_path ? xstrdup(trace_path) : NULL;
+	in->tag_path = trace_path ? tracetag_path(trace_path) : NULL;
+	in->match = TRACETAG_OTHER_LAB;
 	in->snap = xcalloc(1, sizeof(*in->snap));
 	in->snap_rc = -ENOENT;
 	for (unsigned i = 0; i < EMU_TRACE_MAX_KERNELS; i++)
@@ -48,6 +50,7 @@ static void inspect_forget_source(struct inspect *in)
 	free(in->src_path);
 	in->src_lines = NULL;
 	in->src_path = NULL;
+	in->src_hash = 0;
 	in->src_n = 0;
 }
 
@@ -70,6 +73,8 @@ void inspect_release(struct inspect *in)
 	inspect_forget(in);
 	free(in->note);
 	free(in->trace_path);
+	free(in->tag_path);
+	free(in->student_path);
 	free(in->snap);
 	memset(in, 0, sizeof(*in));
 }
@@ -84,14 +89,17 @@ void inspect_load(struct inspect *in, inspect_load_fn load, void *ctx)
 			     sizeof(in->res_error[d]));
 }
 
-/* Reads the source file the trace names, once, to show each line's text. */
+/* Reads the student's file, once per version, to show each line's text. Called only
+ * when the trace is of the file as it is (trace_mine), so the lines are the ones run. */
 static void inspect_load_source(struct inspect *in)
 {
-	const char *path = in->snap->file;
-	if (!*path || (in->src_path && strcmp(in->src_path, path) == 0))
+	const char *path = in->student_path;
+	if (!path || (in->src_path && strcmp(in->src_path, path) == 0 &&
+		      in->src_hash == in->want.hash))
 		return;
 	inspect_forget_source(in);
 	in->src_path = xstrdup(path);
+	in->src_hash = in->want.hash;
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return;
@@ -109,28 +117,58 @@ static void inspect_load_source(struct inspect *in)
 	fclose(f);
 }
 
+void inspect_expect(struct inspect *in, const struct tracetag *want, const char *student_path)
+{
+	if (want)
+		in->want = *want;
+	else
+		memset(&in->want, 0, sizeof(in->want));
+	if (!student_path || !in->student_path || strcmp(student_path, in->student_path) != 0) {
+		free(in->student_path);
+		in->student_path = student_path ? xstrdup(student_path) : NULL;
+	}
+	in->trace_mine = false; /* until the next refresh says otherwise */
+}
+
+/* Whether the snapshot is of the expected lab, source version and file. */
+static bool inspect_is_mine(struct inspect *in)
+{
+	struct tracetag tag;
+	in->match = TRACETAG_OTHER_LAB;
+	if (!in->want.lab[0] || !in->tag_path || tracetag_read(in->tag_path, &tag) != 0)
+		return false;
+	in->match = tracetag_compare(&tag, &in->want);
+	/* A performance check may run the lab's solution after the student's program: its
+	 * trace is of solution.cu, not of the student's file. */
+	return in->match == TRACETAG_MATCH && in->snap_rc == 0 &&
+	       tracetag_is_file(&in->want, in->snap->file);
+}
+
 bool inspect_refresh(struct inspect *in)
 {
 	if (!in->trace_path)
 		return false;
 	uint64_t old_seq = in->snap->seq;
 	int old_rc = in->snap_rc;
+	bool old_mine = in->trace_mine;
+	enum tracetag_match old_match = in->match;
 	int rc = livetrace_read(in->trace_path, in->snap);
-	if (rc == -EAGAIN)
-		return false; /* keep the last good one */
-	in->snap_rc = rc;
-	if (rc == 0) {
+	if (rc != -EAGAIN) /* else keep the last good one */
+		in->snap_rc = rc;
+	in->trace_mine = inspect_is_mine(in);
+	if (in->trace_mine) {
 		inspect_load_source(in);
 		if (in->sm >= in->snap->nsms)
 			in->sm = 0;
 	}
-	return rc != old_rc || (rc == 0 && in->snap->seq != old_seq);
+	return in->snap_rc != old_rc || in->trace_mine != old_mine || in->match != old_match ||
+	       (in->snap_rc == 0 && in->snap->seq != old_seq);
 }
 
 bool inspect_launch_of(const struct inspect *in, const char *name, unsigned *block,
 		       unsigned long *dyn_smem)
 {
-	if (in->snap_rc != 0)
+	if (in->snap_rc != 0 || !in->trace_mine)
 		return false;
 	for (unsigned i = 0; i < in->snap->nkernels; i++) {
 		const struct emu_trace_kernel_snap *k = &in->snap->kernels[i];
@@ -181,16 +219,27 @@ static void occ_row(const struct inspect *in, unsigned i, struct occ_row *row)
 	row->rc = occ_compute(&in->devices[in->device], &row->k, row->block, &row->r);
 }
 
-static void occ_device_line(const struct inspect *in, struct sline_list *out)
+/* Screens narrower than this get the short spellings. */
+#define WIDE 100
+
+static void occ_device_line(const struct inspect *in, int width, struct sline_list *out)
 {
 	const struct occ_device *d = &in->devices[in->device];
+	bool mine = in->has_detected && in->device == in->ndevices - 1;
 	struct sline *l = sline_list_add(out);
 	sline_puts(l, ROLE_DIM, "Device ");
 	sline_printf(l, ROLE_STRONG, "%s", d->name);
-	sline_printf(l, ROLE_NORMAL, " (%s%s, %d SMs, %d warps/SM, %zu KiB shared/SM)", d->arch,
-		     in->has_detected && in->device == in->ndevices - 1 ? ", this machine" : "",
-		     d->sm_count, d->max_threads_per_sm / d->warp_size, d->smem_per_sm / 1024);
-	sline_puts(l, ROLE_DIM, "  d: next device");
+	if (width >= WIDE) {
+		sline_printf(l, ROLE_NORMAL, " (%s%s, %d SMs, %d warps/SM, %zu KiB shared/SM)",
+			     d->arch, mine ? ", this machine" : "", d->sm_count,
+			     d->max_threads_per_sm / d->warp_size, d->smem_per_sm / 1024);
+		sline_puts(l, ROLE_DIM, "  d: next device");
+		return;
+	}
+	/* The most warps an SM holds is in the table's occupancy column already. */
+	sline_printf(l, ROLE_NORMAL, " (%s%s, %d SMs, %zu KiB smem/SM)", d->arch,
+		     mine ? ", here" : "", d->sm_count, d->smem_per_sm / 1024);
+	sline_puts(l, ROLE_DIM, "  d: next");
 }
 
 static enum ui_role occ_role(double occ)
@@ -198,10 +247,43 @@ static enum ui_role occ_role(double occ)
 	return occ >= 0.5 ? ROLE_PASS : occ > 0 ? ROLE_WARN : ROLE_FAIL;
 }
 
+/* The kernel name column: as wide as the longest name, within what the screen leaves
+ * beside the figures (37 cells) and the limits (at least 14). */
+static int occ_name_width(const struct resources *res, int width)
+{
+	int longest = 6;
+	for (unsigned i = 0; i < res->n; i++) {
+		int n = (int)strlen(res->k[i].pretty);
+		longest = n > longest ? n : longest;
+	}
+	int room = width - 37 - 14;
+	if (room < 8)
+		room = 8;
+	return longest < room ? longest : room;
+}
+
+/* NAME in exactly W cells: padded, or cut with an ellipsis. */
+static void put_cell(struct sline *l, enum ui_role role, const char *name, int w)
+{
+	struct sline tmp = {0};
+	tmp.cap = 16;
+	tmp.text = xmalloc(tmp.cap);
+	tmp.text[0] = '\0';
+	sline_puts(&tmp, role, name);
+	sline_cut(&tmp, w);
+	int used = sline_width(&tmp);
+	for (unsigned i = 0; i < tmp.n_spans; i++)
+		sline_append(l, tmp.spans[i].role, tmp.text + tmp.spans[i].start, tmp.spans[i].len);
+	if (used < w)
+		sline_printf(l, role, "%*s", w - used, "");
+	free(tmp.text);
+	free(tmp.spans);
+}
+
 static void occ_table(const struct inspect *in, int width, struct sline_list *out)
 {
 	const struct resources *res = &in->res[in->device];
-	int namew = width >= 100 ? 28 : 16;
+	int namew = occ_name_width(res, width);
 	sline_list_addf(out, ROLE_H3, "  %-*s %5s %7s %6s %10s  %s", namew, "kernel", "regs",
 			"smem", "block", "occupancy", "limited by");
 	for (unsigned i = 0; i < res->n; i++) {
@@ -209,9 +291,11 @@ static void occ_table(const struct inspect *in, int width, struct sline_list *ou
 		occ_row(in, i, &row);
 		struct sline *l = sline_list_add(out);
 		enum ui_role base = i == in->kernel ? ROLE_SELECTED : ROLE_NORMAL;
-		sline_printf(l, base, "%s %-*.*s %5d %7zu %5d%s", i == in->kernel ? ">" : " ", namew,
-			     namew, row.kr->pretty, row.k.regs, row.k.smem_static + row.k.smem_dynamic,
-			     row.block, row.launched || row.changed ? " " : "?");
+		sline_puts(l, base, i == in->kernel ? "> " : "  ");
+		put_cell(l, base, row.kr->pretty, namew);
+		sline_printf(l, base, " %5d %7zu %5d%s", row.k.regs,
+			     row.k.smem_static + row.k.smem_dynamic, row.block,
+			     row.launched || row.changed ? " " : "?");
 		if (row.rc < 0) {
 			sline_printf(l, ROLE_FAIL, " %s", row.rc == -ENOSYS ? "no calculator" : "error");
 			continue;
@@ -222,6 +306,49 @@ static void occ_table(const struct inspect *in, int width, struct sline_list *ou
 		sline_printf(l, base, "  %s%s", row.r.blocks_per_sm == 0 ? "cannot launch: " : "",
 			     row.r.occupancy >= 1 ? "- (full)" : occ_limit_list(row.r.limits, lim, sizeof(lim)));
 	}
+}
+
+/* The x axis's numbers under the curve, the student's block size after them when it
+ * fits there, else (narrow screens) on a line of its own under its mark. */
+static void occ_curve_labels(const struct occ_row *row, int width, int cw, int mark,
+			     struct sline_list *out)
+{
+	char labels[256];
+	int n = 6 + OCC_CURVE_POINTS * cw + 6;
+	if (n > (int)sizeof(labels) - 1)
+		n = (int)sizeof(labels) - 1;
+	memset(labels, ' ', (size_t)n);
+	labels[n] = '\0';
+	const int at[] = {32, 256, 512, 768, 1024};
+	for (int k = 0; k < 5; k++) {
+		int x = 6 + (at[k] / 32 - 1) * cw;
+		char num[8];
+		int len = snprintf(num, sizeof(num), "%d", at[k]);
+		if (x + len < n)
+			memcpy(labels + x, num, (size_t)len);
+	}
+	while (n > 0 && labels[n - 1] == ' ')
+		labels[--n] = '\0';
+	char you[32];
+	int yl = snprintf(you, sizeof(you), "^ %d threads", row->block);
+	struct sline *lab = sline_list_add(out);
+	sline_puts(lab, ROLE_DIM, labels);
+	if (n + 2 + yl <= width) {
+		sline_printf(lab, ROLE_RUNNING, "  %s", you);
+		return;
+	}
+	int x = 6 + mark * cw;
+	if (x + yl > width)
+		x = width - yl > 0 ? width - yl : 0;
+	struct sline *l = sline_list_add(out);
+	sline_printf(l, ROLE_NORMAL, "%*s", x, "");
+	sline_puts(l, ROLE_RUNNING, you);
+}
+
+/* Rows the curve's labels take under it. */
+static int occ_label_rows(int width, int cw)
+{
+	return 6 + (OCC_CURVE_POINTS - 1) * cw + 4 + 2 + 14 <= width ? 1 : 2;
 }
 
 /* The curve: one column group per block size 32..1024, the selected block marked. */
@@ -260,33 +387,33 @@ static void occ_curve_lines(const struct inspect *in, const struct occ_row *row,
 	sline_puts(axis, ROLE_DIM, "  0% +");
 	for (int i = 0; i < OCC_CURVE_POINTS * cw; i++)
 		sline_puts(axis, ROLE_DIM, i / cw == mark ? "^" : "-");
-	/* labels at 32, 256, 512, 768, 1024 */
-	char labels[256];
-	int n = 6 + OCC_CURVE_POINTS * cw + 6;
-	if (n > (int)sizeof(labels) - 1)
-		n = (int)sizeof(labels) - 1;
-	memset(labels, ' ', (size_t)n);
-	labels[n] = '\0';
-	const int at[] = {32, 256, 512, 768, 1024};
-	for (int k = 0; k < 5; k++) {
-		int x = 6 + (at[k] / 32 - 1) * cw;
-		char num[8];
-		int len = snprintf(num, sizeof(num), "%d", at[k]);
-		if (x + len < n)
-			memcpy(labels + x, num, (size_t)len);
+	occ_curve_labels(row, width, cw, mark, out);
+}
+
+/* The what-if keys; short enough for 80 columns even when something changed. */
+static void occ_whatif_line(const struct occ_row *row, struct sline_list *out)
+{
+	static const char *const keys[][2] = {
+		{"b/B", " block -/+32  "}, {"r/R", " regs -/+4  "},
+		{"s/S", " smem -/+1K  "},  {"0", " as built"},
+	};
+	struct sline *l = sline_list_add(out);
+	sline_puts(l, ROLE_DIM, row->changed ? "What if (changed): " : "What if: ");
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		sline_puts(l, ROLE_KEY, keys[i][0]);
+		sline_puts(l, ROLE_NORMAL, keys[i][1]);
 	}
-	struct sline *lab = sline_list_add(out);
-	sline_puts(lab, ROLE_DIM, labels);
-	sline_printf(lab, ROLE_RUNNING, "  ^ %d threads", row->block);
 }
 
 static void occ_render(struct inspect *in, int width, int height, struct sline_list *out)
 {
-	occ_device_line(in, out);
+	occ_device_line(in, width, out);
 	unsigned d = in->device;
 	if (in->res_rc[d] < 0) {
-		sline_list_addf(out, ROLE_FAIL, "No resource usage for %s: %s", in->devices[d].arch,
-				in->res_error[d][0] ? in->res_error[d] : strerror(-in->res_rc[d]));
+		char *msg = xasprintf("No resource usage for %s: %s", in->devices[d].arch,
+				      in->res_error[d][0] ? in->res_error[d] : strerror(-in->res_rc[d]));
+		sline_list_wrap(out, ROLE_FAIL, 0, width, msg);
+		free(msg);
 		return;
 	}
 	if (!in->loaded[d]) {
@@ -303,7 +430,7 @@ static void occ_render(struct inspect *in, int width, int height, struct sline_l
 	struct occ_row row;
 	occ_row(in, in->kernel, &row);
 	if (row.rc < 0) {
-		sline_list_addf(out, ROLE_FAIL, "%s", row.rc == -ENOSYS
+		sline_list_wrap(out, ROLE_FAIL, 0, width, row.rc == -ENOSYS
 				? "pmpplab was built without cuda_occupancy.h: no calculator."
 				: "The calculator rejected these values.");
 		return;
@@ -311,27 +438,24 @@ static void occ_render(struct inspect *in, int width, int height, struct sline_l
 	char regs[16], smem[16];
 	snprintf(regs, sizeof(regs), row.r.limit_regs == INT_MAX ? "any" : "%d", row.r.limit_regs);
 	snprintf(smem, sizeof(smem), row.r.limit_smem == INT_MAX ? "any" : "%d", row.r.limit_smem);
-	struct sline *l = sline_list_add(out);
-	sline_printf(l, ROLE_NORMAL, "Blocks/SM allowed by registers %s, shared memory %s, warps %d, block slots %d",
-		     regs, smem, row.r.limit_warps, row.r.limit_blocks);
-	l = sline_list_add(out);
-	sline_puts(l, ROLE_DIM, row.changed ? "What if (changed): " : "What if: ");
-	sline_puts(l, ROLE_KEY, "b/B");
-	sline_puts(l, ROLE_NORMAL, " block -/+32  ");
-	sline_puts(l, ROLE_KEY, "r/R");
-	sline_puts(l, ROLE_NORMAL, " regs -/+4  ");
-	sline_puts(l, ROLE_KEY, "s/S");
-	sline_puts(l, ROLE_NORMAL, " shared -/+1KiB  ");
-	sline_puts(l, ROLE_KEY, "0");
-	sline_puts(l, ROLE_NORMAL, " as built");
+	sline_list_addf(out, ROLE_NORMAL, "Blocks/SM allowed by registers %s, shared memory %s, warps %d, block slots %d",
+			regs, smem, row.r.limit_warps, row.r.limit_blocks);
+	occ_whatif_line(&row, out);
 	if (!row.launched)
-		sline_list_addf(out, ROLE_DIM, "? = not launched yet: block size %d assumed; run the lab (F5) for yours.",
+		sline_list_addf(out, ROLE_DIM, "? = not launched yet: block %d assumed; run the lab (r) for yours.",
 				row.block);
-	int used = (int)out->n + 3 + 1, rows = height - used;
+	/* The advice, wrapped, goes under the curve: the curve gets the rows left. */
+	struct sline_list advice;
+	sline_list_init(&advice);
+	const char *text = row.r.occupancy >= 1 ? "" : occ_limit_advice(row.r.limits);
+	if (*text)
+		sline_list_wrap(&advice, ROLE_HINT, 0, width, text);
+	int cw = (width - 8) / OCC_CURVE_POINTS;
+	cw = cw < 1 ? 1 : cw > 4 ? 4 : cw;
+	int used = (int)out->n + 1 + occ_label_rows(width, cw) + (int)advice.n;
+	int rows = height - used;
 	occ_curve_lines(in, &row, width, rows > 12 ? 12 : rows, out); /* taller says no more */
-	const char *advice = row.r.occupancy >= 1 ? "" : occ_limit_advice(row.r.limits);
-	if (*advice)
-		sline_list_addf(out, ROLE_HINT, "%s", advice);
+	sline_list_take(out, &advice);
 }
 
 /* ---- warps ---- */
@@ -350,31 +474,46 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-static bool no_trace(const struct inspect *in, struct sline_list *out)
+/* Says why there is no trace to show, if there is none (false: show the snapshot). */
+static bool no_trace(const struct inspect *in, int width, struct sline_list *out)
 {
 	if (in->note)
-		sline_list_addf(out, ROLE_WARN, "%s", in->note);
-	if (in->snap_rc == 0)
+		sline_list_wrap(out, ROLE_WARN, 0, width, in->note);
+	if (in->snap_rc == 0 && in->trace_mine)
 		return false;
-	if (!in->trace_path)
+	if (!in->trace_path) {
 		sline_list_addf(out, ROLE_WARN, "Tracing is off (no trace file).");
-	else if (in->snap_rc == -ENOENT)
-		sline_list_addf(out, ROLE_DIM, "Nothing traced yet: run the lab (F5) on the emulator backend; this fills in while kernels run.");
-	else
-		sline_list_addf(out, ROLE_FAIL, "The trace file %s is not one this pmpplab reads.", in->trace_path);
+	} else if (in->run_going && in->match == TRACETAG_MATCH) {
+		sline_list_wrap(out, ROLE_RUNNING, 0, width,
+				"Building and running: this fills in while the kernels run on the emulator.");
+	} else if (in->snap_rc != 0 && in->snap_rc != -ENOENT && in->match == TRACETAG_MATCH) {
+		char *msg = xasprintf("The trace file %s is not one this pmpplab reads: press r (run) to record a new one.", in->trace_path);
+		sline_list_wrap(out, ROLE_FAIL, 0, width, msg);
+		free(msg);
+	} else if (in->match == TRACETAG_OLD) {
+		char *msg = xasprintf("No trace of this version of %s yet: press r (run) to record one.", in->want.file);
+		sline_list_wrap(out, ROLE_DIM, 0, width, msg);
+		free(msg);
+	} else {
+		sline_list_wrap(out, ROLE_DIM, 0, width,
+				"No trace of this lab yet: press r (run) to record one.");
+	}
 	return true;
 }
 
-static void trace_header(const struct inspect *in, struct sline_list *out)
+/* The launch: kernel, grid and block first (they matter most); the file, always the
+ * student's (inspect_is_mine), only where there is room. */
+static void trace_header(const struct inspect *in, int width, struct sline_list *out)
 {
 	const struct emu_trace_file *f = in->snap;
 	char name[128];
 	struct sline *l = sline_list_add(out);
 	sline_puts(l, ROLE_DIM, "kernel ");
 	sline_printf(l, ROLE_STRONG, "%s", short_name(in, name, sizeof(name)));
-	sline_printf(l, ROLE_NORMAL, " (%s)  grid %ux%ux%u  block %ux%ux%u  launch #%u",
-		     base_name(f->file), f->grid[0], f->grid[1], f->grid[2], f->block[0], f->block[1],
-		     f->block[2], f->launch);
+	if (width >= WIDE)
+		sline_printf(l, ROLE_NORMAL, " (%s)", base_name(f->file));
+	sline_printf(l, ROLE_NORMAL, "  grid %ux%ux%u  block %ux%ux%u  launch #%u", f->grid[0],
+		     f->grid[1], f->grid[2], f->block[0], f->block[1], f->block[2], f->launch);
 	l = sline_list_add(out);
 	if (f->running)
 		sline_printf(l, ROLE_RUNNING, "running %.2f s", f->elapsed_ns / 1e9);
@@ -417,18 +556,19 @@ static void sm_line(const struct inspect *in, unsigned i, struct sline_list *out
 	}
 }
 
-static void warp_mask_line(const struct inspect *in, struct sline_list *out)
+static void warp_mask_line(const struct inspect *in, int width, struct sline_list *out)
 {
 	const struct emu_trace_sm_snap *s = &in->snap->sm[in->sm];
 	if (in->warp >= EMU_TRACE_MAX_WARPS)
 		return;
 	uint32_t m = s->mask[in->warp];
+	bool wide = width >= WIDE;
 	struct sline *l = sline_list_add(out);
-	sline_printf(l, ROLE_NORMAL, "SM %u warp %u lanes ", in->sm, in->warp);
+	sline_printf(l, ROLE_NORMAL, "SM %u warp %u %s", in->sm, in->warp, wide ? "lanes " : "");
 	for (unsigned k = 0; k < 32; k++)
 		sline_puts(l, m >> k & 1 ? ROLE_PASS : ROLE_DIM, m >> k & 1 ? "|" : ".");
-	sline_printf(l, ROLE_NORMAL, " %u/32 active, %llu instructions", (unsigned)__builtin_popcount(m),
-		     (unsigned long long)s->insns[in->warp]);
+	sline_printf(l, ROLE_NORMAL, wide ? " %u/32 active, %llu instructions" : " %u/32 active, %llu insns",
+		     (unsigned)__builtin_popcount(m), (unsigned long long)s->insns[in->warp]);
 }
 
 static const char *src_text(const struct inspect *in, unsigned line)
@@ -436,7 +576,7 @@ static const char *src_text(const struct inspect *in, unsigned line)
 	return line >= 1 && line <= in->src_n ? in->src_lines[line - 1] : "";
 }
 
-static void simt_table(const struct inspect *in, int width, int rows, struct sline_list *out)
+static void simt_table(const struct inspect *in, int rows, struct sline_list *out)
 {
 	sline_list_addf(out, ROLE_H3, " line  SIMT  %-10s  warp insns  source", "efficiency");
 	unsigned shown = 0, skip = in->scroll;
@@ -459,17 +599,19 @@ static void simt_table(const struct inspect *in, int width, int rows, struct sli
 		for (int k = 0; k < 10; k++)
 			sline_puts(l, k < bar ? ROLE_MARKER : ROLE_DIM, k < bar ? "#" : ".");
 		sline_printf(l, ROLE_NORMAL, "  %10llu  ", (unsigned long long)ln->warp_insns);
-		sline_printf(l, ROLE_CODE, "%.*s", width > 40 ? width - 40 : 0, src_text(in, ln->line));
+		sline_puts(l, ROLE_CODE, src_text(in, ln->line)); /* cut to the width at the end */
 		shown++;
 	}
 }
 
 static void warps_render(struct inspect *in, int width, int height, struct sline_list *out)
 {
-	if (no_trace(in, out))
+	if (no_trace(in, width, out))
 		return;
-	trace_header(in, out);
-	sline_list_addf(out, ROLE_DIM, "warps: I issuing  r ready  B at a barrier  . done    Up/Down SM  Left/Right warp");
+	trace_header(in, width, out);
+	sline_list_addf(out, ROLE_DIM, "%s", width >= WIDE
+			? "warps: I issuing  r ready  B at a barrier  . done    Up/Down SM  Left/Right warp"
+			: "I issuing  r ready  B barrier  . done   Up/Down SM  Left/Right warp");
 	unsigned nsm = in->snap->nsms;
 	unsigned sm_rows = (unsigned)(height / 3);
 	if (sm_rows < 2)
@@ -479,8 +621,8 @@ static void warps_render(struct inspect *in, int width, int height, struct sline
 		sm_line(in, i, out);
 	if (nsm > sm_rows)
 		sline_list_addf(out, ROLE_DIM, "  (%u SMs; Up/Down scrolls)", nsm);
-	warp_mask_line(in, out);
-	simt_table(in, width, height - (int)out->n - 1, out);
+	warp_mask_line(in, width, out);
+	simt_table(in, height - (int)out->n - 1, out);
 }
 
 /* ---- memory ---- */
@@ -495,50 +637,78 @@ static enum ui_role banks_role(double b)
 	return b <= 1.01 ? ROLE_PASS : b < 8 ? ROLE_WARN : ROLE_FAIL;
 }
 
+/* One row of the memory table. */
+static void memory_line(const struct inspect *in, const struct emu_trace_line_snap *ln,
+			int width, struct sline_list *out)
+{
+	struct sline *l = sline_list_add(out);
+	sline_printf(l, ln->line ? ROLE_NORMAL : ROLE_DIM, ln->line ? "%5u " : "other ", ln->line);
+	if (ln->gld_req)
+		sline_printf(l, sectors_role(livetrace_ld_sectors(ln)), "%8llu %8.1f ",
+			     (unsigned long long)ln->gld_req, livetrace_ld_sectors(ln));
+	else
+		sline_puts(l, ROLE_DIM, "       -        - ");
+	if (ln->gst_req)
+		sline_printf(l, sectors_role(livetrace_st_sectors(ln)), "%8llu %8.1f ",
+			     (unsigned long long)ln->gst_req, livetrace_st_sectors(ln));
+	else
+		sline_puts(l, ROLE_DIM, "       -        - ");
+	if (ln->shd_req)
+		sline_printf(l, banks_role(livetrace_bank_degree(ln)), "%8llu %5.1f  ",
+			     (unsigned long long)ln->shd_req, livetrace_bank_degree(ln));
+	else
+		sline_puts(l, ROLE_DIM, "       -     -  ");
+	/* The figures take 62 cells: on a narrow screen the source's indent goes first. */
+	const char *src = src_text(in, ln->line);
+	while (width < WIDE && *src == ' ')
+		src++;
+	sline_puts(l, ROLE_CODE, src); /* cut to the width at the end */
+}
+
 static void memory_render(struct inspect *in, int width, int height, struct sline_list *out)
 {
-	if (no_trace(in, out))
+	if (no_trace(in, width, out))
 		return;
-	trace_header(in, out);
+	trace_header(in, width, out);
 	sline_list_addf(out, ROLE_H3, " line   ld req sect/req   st req sect/req  shd req banks  source");
-	unsigned shown = 0, skip = in->scroll;
-	int rows = height - 2 - 2;
-	for (unsigned i = 0; i < in->snap->nlines && (int)shown < rows; i++) {
+	struct sline_list legend;
+	sline_list_init(&legend);
+	bool wide = width >= WIDE;
+	sline_list_wrap(&legend, ROLE_DIM, 0, width, wide
+			? "sect/req: 32-byte sectors per warp request (4 = 32 floats in a row, 32 = one per lane)."
+			: "sect/req: 32-byte sectors a warp request needs (4 best, 32 = one per lane).");
+	sline_list_wrap(&legend, ROLE_DIM, 0, width, wide
+			? "banks: passes per shared request (1 = conflict-free, 32 = a 32-way bank conflict)."
+			: "banks: passes per shared request (1 = conflict-free, 32 = 32-way conflict).");
+	unsigned shown = 0, skip = in->scroll, total = 0;
+	int rows = height - (int)out->n - (int)legend.n - 1;
+	for (unsigned i = 0; i < in->snap->nlines; i++) {
 		const struct emu_trace_line_snap *ln = &in->snap->lines[i];
 		if (!ln->gld_req && !ln->gst_req && !ln->shd_req)
 			continue;
+		total++;
 		if (skip) {
 			skip--;
 			continue;
 		}
-		struct sline *l = sline_list_add(out);
-		sline_printf(l, ln->line ? ROLE_NORMAL : ROLE_DIM, ln->line ? "%5u " : "other ", ln->line);
-		if (ln->gld_req)
-			sline_printf(l, sectors_role(livetrace_ld_sectors(ln)), "%8llu %8.1f ",
-				     (unsigned long long)ln->gld_req, livetrace_ld_sectors(ln));
-		else
-			sline_puts(l, ROLE_DIM, "       -        - ");
-		if (ln->gst_req)
-			sline_printf(l, sectors_role(livetrace_st_sectors(ln)), "%8llu %8.1f ",
-				     (unsigned long long)ln->gst_req, livetrace_st_sectors(ln));
-		else
-			sline_puts(l, ROLE_DIM, "       -        - ");
-		if (ln->shd_req)
-			sline_printf(l, banks_role(livetrace_bank_degree(ln)), "%8llu %5.1f  ",
-				     (unsigned long long)ln->shd_req, livetrace_bank_degree(ln));
-		else
-			sline_puts(l, ROLE_DIM, "       -     -  ");
-		sline_printf(l, ROLE_CODE, "%.*s", width > 62 ? width - 62 : 0, src_text(in, ln->line));
-		shown++;
+		if ((int)shown < rows) {
+			memory_line(in, ln, width, out);
+			shown++;
+		}
 	}
-	if (!shown)
+	if (!shown && total)
+		sline_list_addf(out, ROLE_DIM, "Scrolled past the last line: Home goes back to the top.");
+	else if (!shown && in->snap->running)
 		sline_list_addf(out, ROLE_DIM, "No global or shared memory accesses traced yet.");
-	sline_list_addf(out, ROLE_DIM, "sect/req: 32-byte sectors per warp request (4 = 32 floats in a row, 32 = one per lane).");
-	sline_list_addf(out, ROLE_DIM, "banks: passes per shared request (1 = conflict-free, 32 = a 32-way bank conflict).");
+	else if (!shown)
+		sline_list_wrap(out, ROLE_DIM, 0, width,
+				"This launch made no global or shared memory access: the kernel reads and writes nothing yet.");
+	sline_list_take(out, &legend);
 }
 
 void inspect_render(struct inspect *in, int width, int height, struct sline_list *out)
 {
+	unsigned first = out->n;
 	switch (in->tab) {
 	case INSPECT_OCCUPANCY:
 		occ_render(in, width, height, out);
@@ -550,6 +720,9 @@ void inspect_render(struct inspect *in, int width, int height, struct sline_list
 		memory_render(in, width, height, out);
 		break;
 	}
+	/* What still does not fit ends in an ellipsis rather than silently. */
+	for (unsigned i = first; i < out->n; i++)
+		sline_cut(&out->lines[i], width);
 }
 
 /* ---- keys ---- */
@@ -636,6 +809,28 @@ static bool trace_key(struct inspect *in, int key)
 		return true;
 	}
 	return false;
+}
+
+/* Keep in step with inspect_key, occ_key and trace_key below. */
+static const char *const key_help[][2] = {
+	{"Tab, S-Tab", "the next / previous tab"},
+	{"1 o, 2 w, 3 m", "the occupancy, warps or memory tab"},
+	{"d", "occupancy: the next device"},
+	{"Up, Down, j, k", "occupancy: pick a kernel; warps: pick an SM; memory: scroll"},
+	{"b, B (-, +)", "occupancy: what if a block had 32 threads fewer / more"},
+	{"r, R", "occupancy: what if a thread used 4 registers fewer / more"},
+	{"s, S", "occupancy: what if a block used 1 KiB of shared memory less / more"},
+	{"0", "occupancy: back to the kernel as built and launched"},
+	{"Left, Right", "warps: pick a warp of the SM"},
+	{"PgUp, PgDn, Space, Home", "warps and memory: scroll the per-line table"},
+	{"r, F5 / g, F6", "warps and memory: run / grade the lab to record a trace"},
+	{"q, Esc", "back to the lab"},
+};
+
+const char *const (*inspect_key_help(unsigned *n))[2]
+{
+	*n = sizeof(key_help) / sizeof(key_help[0]);
+	return key_help;
 }
 
 bool inspect_key(struct inspect *in, int key)

@@ -20,6 +20,7 @@
 #include "occupancy.h"
 #include "resources.h"
 #include "sline.h"
+#include "tracetag.h"
 
 enum inspect_tab { INSPECT_OCCUPANCY, INSPECT_WARPS, INSPECT_MEMORY, INSPECT_TABS };
 
@@ -47,17 +48,27 @@ struct inspect {
 
 	/* Warps and Memory: the latest snapshot of the trace file */
 	char *trace_path;
+	char *tag_path;                /* the trace's tag (tracetag.h) */
 	struct emu_trace_file *snap;   /* heap: it is large */
 	int snap_rc;                   /* livetrace_read's return */
 	unsigned sm, warp;             /* selected SM and warp */
 	unsigned scroll;               /* first line of the per-line tables */
 
+	/* Whose trace may be shown (inspect_expect), and whether the snapshot is of it. */
+	struct tracetag want;          /* want.lab empty: no lab */
+	char *student_path;            /* the student's file, for the source lines */
+	enum tracetag_match match;     /* the tag on disk against want, at the last refresh */
+	bool trace_mine;               /* snap is of want: the live tabs show it */
+	bool run_going;                /* set by the panel: a run of this lab is going */
+
 	/* A line shown above the live tabs (the GPU backend: where their figures come
 	 * from), or NULL. */
 	char *note;
 
-	/* The source of the traced kernel, to show each line's text. */
+	/* The source of the traced kernel, to show each line's text: the student's file,
+	 * read when its hash (src_hash) is the one the trace was recorded from. */
 	char *src_path;
+	uint64_t src_hash;
 	char **src_lines;
 	unsigned src_n;
 };
@@ -75,16 +86,24 @@ void inspect_forget(struct inspect *in);
 typedef int (*inspect_load_fn)(void *ctx, const char *arch, struct resources *out,
 			       char *err, size_t errlen);
 void inspect_load(struct inspect *in, inspect_load_fn load, void *ctx);
-/* Re-reads the trace file. Returns true when something changed (redraw). */
+/* From now on shows only a trace of WANT (the open lab and its student's file as it is
+ * now, from tracetag_of_file; NULL: no lab), reading source lines from STUDENT_PATH. */
+void inspect_expect(struct inspect *in, const struct tracetag *want, const char *student_path);
+/* Re-reads the trace file and its tag. Returns true when something changed (redraw). */
 bool inspect_refresh(struct inspect *in);
 
 /* The block size (threads), dynamic shared memory of kernel NAME (mangled) in the last
- * run, from the trace's launch table; false when it did not launch. */
+ * run, from the trace's launch table; false when it did not launch or the trace is not
+ * of the expected lab and source. */
 bool inspect_launch_of(const struct inspect *in, const char *name, unsigned *block,
 		       unsigned long *dyn_smem);
 
-/* Model actions (the panel maps keys to them). Each returns true when the view changed. */
+/* Model actions (the panel maps keys to them). Each returns true when the view changed;
+ * false leaves the key to the rest of the TUI (r runs in the warps and memory tabs). */
 bool inspect_key(struct inspect *in, int key);
+/* The panels' keys for the help page: KEYS[i][0] names keys, KEYS[i][1] says what they
+ * do; *n set to the count. */
+const char *const (*inspect_key_help(unsigned *n))[2];
 
 /* Renders the current tab for a WIDTH x HEIGHT area (the tab line is the panel's). */
 void inspect_render(struct inspect *in, int width, int height, struct sline_list *out);

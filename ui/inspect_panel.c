@@ -40,7 +40,8 @@ static int inspect_panel_resources(void *ctx, const char *arch, struct resources
 	return rc;
 }
 
-/* Forgets the resources when another lab is open or the file changed on disk. */
+/* When another lab is open or the file changed on disk: forgets the resources, and
+ * tells the model which lab and source version a trace must be of to be shown. */
 static void inspect_panel_check_source(struct inspect_panel *ip)
 {
 	struct app *a = ip->base.app;
@@ -52,7 +53,13 @@ static void inspect_panel_check_source(struct inspect_panel *ip)
 		inspect_forget(&ip->model);
 		ip->lab = a->open;
 		ip->mtime = m;
+		struct tracetag now;
+		if (a->open && tracetag_of_file(&now, a->open->id, a->student_path) == 0)
+			inspect_expect(&ip->model, &now, a->student_path);
+		else
+			inspect_expect(&ip->model, NULL, NULL);
 	}
+	ip->model.run_going = a->open && a->job_lab == a->open && job_busy(a->job);
 }
 
 static void inspect_draw_tabs(struct inspect_panel *ip, const struct rect *r)

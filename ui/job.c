@@ -1,9 +1,13 @@
 /* job: grading in a background thread, reported through a pipe. See job.h. */
 #include "job.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -39,6 +43,8 @@ struct job {
 	const struct lab_spec *spec;
 	struct grade_opts opts;
 	char *submission;
+	job_hook_fn hook;
+	void *hook_ctx;
 };
 
 struct job *job_new(job_grade_fn grade)
@@ -68,6 +74,12 @@ void job_free(struct job *j)
 	close(j->wfd);
 	free(j->submission);
 	free(j);
+}
+
+void job_on_progress(struct job *j, job_hook_fn hook, void *ctx)
+{
+	j->hook = hook;
+	j->hook_ctx = ctx;
 }
 
 int job_fd(const struct job *j)
@@ -104,6 +116,8 @@ static double job_ms(const struct timespec *a, const struct timespec *b)
 static void job_progress(void *userdata, const struct grade_progress *p)
 {
 	struct job *j = userdata;
+	if (j->hook)
+		j->hook(j->hook_ctx, p);
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	struct job_msg m = {.kind = JOB_PROGRESS, .stage = p->stage, .index = p->index,
@@ -181,4 +195,68 @@ int job_next(struct job *j, struct job_event *ev)
 	ev->at_ms = m.at_ms;
 	free(m.result);
 	return 1;
+}
+
+/* The parent of process PID, from /proc/PID/stat ("pid (comm) state ppid ..."), or -1. */
+static pid_t job_ppid(const char *pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')'); /* comm may hold spaces and parentheses */
+	int ppid;
+	return p && sscanf(p + 1, " %*c %d", &ppid) == 1 ? (pid_t)ppid : -1;
+}
+
+/* Kills every child of this process and its process group (the grader's runner gives
+ * each child one, so that goes for what the child started too). Returns how many. */
+static unsigned job_kill_children(void)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return 0;
+	pid_t self = getpid();
+	unsigned n = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9' || job_ppid(e->d_name) != self)
+			continue;
+		pid_t pid = (pid_t)atoi(e->d_name);
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+int job_cancel(struct job *j, unsigned timeout_ms)
+{
+	if (!j || !j->busy)
+		return 0;
+	struct timespec t0, now;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		job_kill_children();
+		struct pollfd p = {j->rfd, POLLIN, 0};
+		if (poll(&p, 1, 20) > 0) {
+			struct job_event ev;
+			while (job_next(j, &ev) == 1) {
+				if (ev.kind != JOB_DONE)
+					continue;
+				report_free(ev.report);
+				diag_list_release(&ev.diags);
+				return 0;
+			}
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (job_ms(&t0, &now) < timeout_ms);
+	return -ETIMEDOUT;
 }

@@ -1,7 +1,8 @@
 /* job: one grading run in a background thread, so the screen stays live while nvcc and
  * the student program run. The thread never touches curses: grade_lab's progress
  * callback and the final result are written as messages to a pipe, and the UI thread
- * reads them when poll() says the pipe is readable. */
+ * reads them when poll() says the pipe is readable. grade_lab has no way to be told to
+ * stop, so job_cancel ends a run from outside, through the processes it starts. */
 #ifndef PMPPLAB_UI_JOB_H
 #define PMPPLAB_UI_JOB_H
 
@@ -36,8 +37,22 @@ struct job;
 
 /* A job runner calling GRADE. Returns NULL with errno set when the pipe cannot be made. */
 struct job *job_new(job_grade_fn grade);
-/* Waits for nothing: a run still going is detached and its result dropped at exit. */
+/* Frees J. Call job_cancel first: a run still going is detached here (it keeps the job
+ * alive until the process ends) and its result dropped. */
 void job_free(struct job *j);
+/* Stops the run that is going, so that the grader still cleans up after itself (its
+ * /tmp/pmpplab-run-* folder): kills the processes this program started (the compiler,
+ * the student's program; each in its own process group, so with what they started)
+ * again and again until the grading function, seeing every step fail, returns. Waits
+ * at most TIMEOUT_MS. The run's result is dropped. Returns 0 when the job is idle
+ * (also when nothing was running), -ETIMEDOUT when the run did not end in time. Call
+ * it only where every child of this process belongs to the job (at exit). */
+int job_cancel(struct job *j, unsigned timeout_ms);
+/* A hook called with each progress message on the grading thread, before the message
+ * is posted, while the grader waits for it to return: for what must change between the
+ * steps of a run. It must be quick and touch nothing the UI thread uses unlocked. */
+typedef void (*job_hook_fn)(void *ctx, const struct grade_progress *p);
+void job_on_progress(struct job *j, job_hook_fn hook, void *ctx);
 /* The read end of the message pipe, for poll(). */
 int job_fd(const struct job *j);
 /* Starts grading SPEC with OPTS (copied; opts->progress and userdata are replaced).

@@ -2,6 +2,7 @@
 #include "keymap.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* Function keys as in htop and mc; letters as in htop, less and vim. Labels mark the
  * bindings shown in the bottom key bar, in this order. */
@@ -12,15 +13,15 @@ static const struct keymap_binding bindings[] = {
 	{KEYMAP_F(5), ACT_RUN, VIEW_LIST | VIEW_LAB | VIEW_INSPECT, "Run"},
 	{KEYMAP_F(6), ACT_GRADE, VIEW_LIST | VIEW_LAB | VIEW_INSPECT, "Grade"},
 	{KEYMAP_F(7), ACT_HINT, VIEW_LAB, "Hint"},
-	/* issue 7; not in the key bar yet: tests/ui pin the key bar's text */
-	{KEYMAP_F(8), ACT_INSPECT, VIEW_LIST | VIEW_LAB, NULL},
+	{KEYMAP_F(8), ACT_INSPECT, VIEW_LIST | VIEW_LAB, "Panels"}, /* issue 7 */
 	{'p', ACT_INSPECT, VIEW_LIST | VIEW_LAB, NULL},                /* issue 7 */
 	{KEYMAP_F(10), ACT_QUIT, VIEW_ANY, "Quit"},
 	{'h', ACT_HELP, VIEW_LIST | VIEW_LAB, NULL},
 	{'?', ACT_HELP, VIEW_ANY, NULL},
-	{'e', ACT_EDIT, VIEW_LIST | VIEW_LAB, NULL},
-	{'r', ACT_RUN, VIEW_LIST | VIEW_LAB, NULL},
-	{'g', ACT_GRADE, VIEW_LIST | VIEW_LAB, NULL},
+	/* VIEW_INSPECT: the occupancy tab takes e, r and g first (what-if keys) */
+	{'e', ACT_EDIT, VIEW_LIST | VIEW_LAB | VIEW_INSPECT, NULL},
+	{'r', ACT_RUN, VIEW_LIST | VIEW_LAB | VIEW_INSPECT, NULL},
+	{'g', ACT_GRADE, VIEW_LIST | VIEW_LAB | VIEW_INSPECT, NULL},
 	{'n', ACT_HINT, VIEW_LAB, NULL},
 	{'q', ACT_QUIT, VIEW_LIST, NULL},
 	{'q', ACT_BACK, VIEW_LAB | VIEW_HELP | VIEW_INSPECT, NULL}, /* issue 7: + inspect */
@@ -104,6 +105,63 @@ static const char *const action_docs[] = {
 const char *keymap_action_doc(enum ui_action a)
 {
 	return a < ACT_COUNT ? action_docs[a] : "";
+}
+
+static const struct keymap_seq escapes[] = {
+	/* xterm (and tmux, whatever TERM says) */
+	{"OP", KEYMAP_F(1)},    {"OQ", KEYMAP_F(2)},    {"OR", KEYMAP_F(3)},
+	{"OS", KEYMAP_F(4)},    {"[15~", KEYMAP_F(5)},  {"[17~", KEYMAP_F(6)},
+	{"[18~", KEYMAP_F(7)},  {"[19~", KEYMAP_F(8)},  {"[20~", KEYMAP_F(9)},
+	{"[21~", KEYMAP_F(10)}, {"[23~", KEYMAP_F(11)}, {"[24~", KEYMAP_F(12)},
+	/* vt220, rxvt: F1-F4 */
+	{"[11~", KEYMAP_F(1)},  {"[12~", KEYMAP_F(2)},  {"[13~", KEYMAP_F(3)},
+	{"[14~", KEYMAP_F(4)},
+	/* the Linux console */
+	{"[[A", KEYMAP_F(1)},   {"[[B", KEYMAP_F(2)},   {"[[C", KEYMAP_F(3)},
+	{"[[D", KEYMAP_F(4)},   {"[[E", KEYMAP_F(5)},
+	/* cursor keys, normal and application mode */
+	{"[A", KEYMAP_UP},      {"[B", KEYMAP_DOWN},    {"[C", KEYMAP_RIGHT},
+	{"[D", KEYMAP_LEFT},    {"OA", KEYMAP_UP},      {"OB", KEYMAP_DOWN},
+	{"OC", KEYMAP_RIGHT},   {"OD", KEYMAP_LEFT},
+	{"[H", KEYMAP_HOME},    {"OH", KEYMAP_HOME},    {"[1~", KEYMAP_HOME},
+	{"[7~", KEYMAP_HOME},   {"[F", KEYMAP_END},     {"OF", KEYMAP_END},
+	{"[4~", KEYMAP_END},    {"[8~", KEYMAP_END},    {"[5~", KEYMAP_PGUP},
+	{"[6~", KEYMAP_PGDN},   {"[Z", KEYMAP_BTAB},
+};
+
+const struct keymap_seq *keymap_escape_table(unsigned *n)
+{
+	*n = sizeof(escapes) / sizeof(escapes[0]);
+	return escapes;
+}
+
+int keymap_escape(const char *seq, unsigned n)
+{
+	if (n == 0)
+		return KEYMAP_SEQ_MORE;
+	if (seq[0] != '[' && seq[0] != 'O')
+		return KEYMAP_SEQ_NOT;
+	if (n == 1)
+		return KEYMAP_SEQ_MORE;
+	/* SS3: one final byte. CSI: parameter bytes 0x30-0x3f, intermediate bytes
+	 * 0x20-0x2f, one final byte 0x40-0x7e; the Linux console's "[[A" has a '['
+	 * where a final byte could not be. */
+	unsigned i = 1;
+	if (seq[0] == '[') {
+		if (seq[1] == '[' && n == 2)
+			return KEYMAP_SEQ_MORE;
+		i += seq[1] == '[';
+		while (i < n && seq[i] >= 0x20 && seq[i] <= 0x3f)
+			i++;
+		if (i == n)
+			return KEYMAP_SEQ_MORE;
+	}
+	if (i + 1 != n || seq[i] < 0x40 || seq[i] > 0x7e)
+		return KEYMAP_IGNORE; /* not a well-formed sequence: swallow what was read */
+	for (size_t k = 0; k < sizeof(escapes) / sizeof(escapes[0]); k++)
+		if (strlen(escapes[k].seq) == n && memcmp(escapes[k].seq, seq, n) == 0)
+			return escapes[k].key;
+	return KEYMAP_IGNORE;
 }
 
 unsigned keymap_dispatch(int key, enum keymap_view view, keymap_handler_fn focused,

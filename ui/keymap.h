@@ -25,9 +25,16 @@ enum {
 	KEYMAP_BACKSPACE,
 	KEYMAP_RESIZE,
 	KEYMAP_BTAB,
+	KEYMAP_IGNORE,       /* an escape sequence no binding knows: swallowed, does nothing */
 	KEYMAP_F0 = 0x10100, /* KEYMAP_F0 + n is Fn */
 };
 #define KEYMAP_F(n) (KEYMAP_F0 + (n))
+
+/* keymap_escape's answers besides a key code. */
+enum {
+	KEYMAP_SEQ_MORE = -2, /* the start of a sequence: read another byte */
+	KEYMAP_SEQ_NOT = -3,  /* Esc followed by a key, not a sequence */
+};
 
 /* What a key asks for. The order is the help page's order. */
 #define UI_ACTIONS(X)                                              \
@@ -90,6 +97,23 @@ const struct keymap_binding *keymap_table(unsigned *n);
 const char *keymap_key_name(int key);
 /* The action's help text. */
 const char *keymap_action_doc(enum ui_action a);
+
+/* An escape sequence a terminal sends for a key (without the leading ESC). */
+struct keymap_seq {
+	const char *seq;
+	int key;
+};
+
+/* The xterm, vt220 and Linux console sequences of the keys pmpplab binds (F1-F12,
+ * arrows, Home, End, PgUp, PgDn, Shift-Tab), for curses' define_key where the terminfo
+ * entry lacks them; *n set to the count. */
+const struct keymap_seq *keymap_escape_table(unsigned *n);
+/* What the N bytes SEQ that followed an ESC mean: a key code from the table above;
+ * KEYMAP_IGNORE for a complete CSI ("[" params final) or SS3 ("O" final) sequence that
+ * is not in it (Shift-F5, Insert...), so that it is swallowed whole; KEYMAP_SEQ_MORE
+ * when SEQ is the start of a sequence; KEYMAP_SEQ_NOT when SEQ[0] starts none (Esc
+ * pressed, then a key). */
+int keymap_escape(const char *seq, unsigned n);
 
 /* A handler: a panel's key method or the global one. */
 typedef unsigned (*keymap_handler_fn)(void *ctx, enum ui_action action, int key);

@@ -24,10 +24,11 @@ struct lab_panel {
 	unsigned scroll[2];
 	enum lab_pane focus;
 	struct sline_list results; /* rendered on every draw */
+	struct results_marks marks; /* where its hints are */
+	unsigned reveal_hint;      /* 1-based: scroll to this hint at the next draw; 0 none */
 };
 
-/* The README: the workspace copy (the student may annotate it), else the lab's. */
-static char *lab_readme(const struct app *a, const struct lab_spec *spec, size_t *len)
+char *lab_readme(const struct app *a, const struct lab_spec *spec, size_t *len)
 {
 	char *paths[2] = { xasprintf("%s/%s/README.md", a->ws, spec->id),
 			   xasprintf("%s/README.md", spec->dir) };
@@ -87,9 +88,27 @@ static void lab_render_results(struct lab_panel *lp, int width)
 		.timing = mine ? &a->timing : NULL,
 		.errors = mine ? &a->errors : NULL,
 		.hints = st ? st->hints : 0,
+		.notice = a->notice_lab == a->open ? a->notice : NULL,
 		.width = width,
 	};
-	results_render(&in, &lp->results);
+	results_render(&in, &lp->results, &lp->marks);
+}
+
+/* After a hint is revealed: scroll the results so that it shows, its end on the last
+ * row (so what comes before stays in view) unless it is taller than the pane, then from
+ * its first line. A hint already in view leaves the scroll alone. */
+static void lab_scroll_to_hint(struct lab_panel *lp, int h)
+{
+	unsigned i = lp->reveal_hint - 1;
+	lp->reveal_hint = 0;
+	if (i >= lp->marks.nhints || h <= 0)
+		return;
+	unsigned first = lp->marks.hint_first[i], end = lp->marks.hint_end[i];
+	unsigned *scroll = &lp->scroll[PANE_RESULTS];
+	if (first >= *scroll && end <= *scroll + (unsigned)h)
+		return;
+	unsigned top = end > (unsigned)h ? end - (unsigned)h : 0;
+	*scroll = top > first ? first : top;
 }
 
 /* Keeps a scroll offset inside the content. */
@@ -133,6 +152,8 @@ static void lab_draw(struct panel *p)
 		return;
 	lab_render_reading(lp, l->reading.w - 2);
 	lab_render_results(lp, l->results.w - 2);
+	if (lp->reveal_hint)
+		lab_scroll_to_hint(lp, l->results.h);
 	if (l->split) {
 		lab_draw_pane(lp, PANE_READING, &l->reading);
 		for (int y = 0; y < l->divider.h; y++)
@@ -197,6 +218,14 @@ void lab_panel_show_results(struct panel *p)
 	struct lab_panel *lp = (struct lab_panel *)p;
 	lp->focus = PANE_RESULTS;
 	lp->scroll[PANE_RESULTS] = 0;
+	lp->reveal_hint = 0;
+}
+
+void lab_panel_show_hint(struct panel *p, unsigned hint)
+{
+	struct lab_panel *lp = (struct lab_panel *)p;
+	lp->focus = PANE_RESULTS;
+	lp->reveal_hint = hint;
 }
 
 static const struct panel_class lab_class = {

@@ -3,8 +3,6 @@
 
 #include <string.h>
 
-#define DETAIL_MAX_ROWS 12
-
 bool rect_empty(const struct rect *r)
 {
 	return r->h <= 0 || r->w <= 0;
@@ -25,12 +23,10 @@ void layout_compute(struct layout *l, int cols, int rows, unsigned nlabs)
 	l->status = (struct rect){rows - 2, 0, 1, cols};
 	l->body = (struct rect){1, 0, rows - 3, cols};
 
-	/* List view: a header row, one row per lab and a blank row; the summary takes
-	 * what is left, up to a point (a long summary is a sign of a long list). */
+	/* List view: a header row, one row per lab and a blank row; the selected lab's
+	 * summary (and the start of its reading) takes what is left. */
 	int list_h = (int)nlabs + 2;
 	int detail_h = l->body.h - list_h;
-	if (detail_h > DETAIL_MAX_ROWS)
-		detail_h = DETAIL_MAX_ROWS;
 	if (detail_h < 3)
 		detail_h = 0;
 	l->list = (struct rect){l->body.y, 0, l->body.h - detail_h, cols};

@@ -1,6 +1,7 @@
 /* layout: where everything goes for a terminal of COLS x ROWS, computed in one place on
  * start and on every resize. Title bar on top, status line and key bar at the bottom.
- * The list view puts the lab table above the selected lab's summary; the lab view puts
+ * The list view puts the lab table above the selected lab's summary, which gets every
+ * row the table does not need; the lab view puts
  * the reading and the results side by side when there is room (LAYOUT_SPLIT_COLS
  * columns), else one above a tab line, switched with Tab. Below 80x24 nothing but a
  * "too small" note is drawn. A pure model. */

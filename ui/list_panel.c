@@ -51,6 +51,41 @@ static void list_row(struct app *a, const struct lab_spec *spec, int y, int w, b
 	draw_text(y, w - 1 - bw, 9, sel ? base : ROLE_NORMAL, best);
 }
 
+/* Fills the summary's spare rows (a tall screen has many) with the start of the lab's
+ * reading, its title left out (the summary has it), and says where the rest is. */
+static void list_preview(struct app *a, const struct lab_spec *spec, int w, int h,
+			 struct sline_list *lines)
+{
+	int room = h - (int)lines->n - 1;
+	if (room < 3)
+		return;
+	size_t len = 0;
+	char *md = lab_readme(a, spec, &len);
+	if (!md)
+		return;
+	size_t skip = 0;
+	if (len > 2 && md[0] == '#' && md[1] == ' ') /* the title line */
+		while (skip < len && md[skip++] != '\n')
+			;
+	struct sline_list reading;
+	sline_list_init(&reading);
+	mdview_render(md + skip, len - skip, w, &reading);
+	free(md);
+	sline_list_add(lines);
+	for (unsigned i = 0; i < reading.n && (int)i < room; i++) {
+		struct sline *s = sline_list_add(lines);
+		if ((int)i == room - 1 && reading.n > (unsigned)room) {
+			sline_printf(s, ROLE_DIM, "%s Enter opens the lab to read on", glyph(GLYPH_ELLIPSIS));
+			break;
+		}
+		const struct sline *from = &reading.lines[i];
+		for (unsigned k = 0; k < from->n_spans; k++)
+			sline_append(s, from->spans[k].role, from->text + from->spans[k].start,
+				     from->spans[k].len);
+	}
+	sline_list_release(&reading);
+}
+
 static void list_draw_detail(struct app *a, const struct rect *r)
 {
 	const struct lab_spec *spec = app_selected(a);
@@ -67,9 +102,10 @@ static void list_draw_detail(struct app *a, const struct rect *r)
 	char *file = xasprintf("%s/%s/%s", a->ws, spec->id, spec->student ? spec->student : "");
 	sline_list_addf(&lines, ROLE_DIM, "Your file: %s", file);
 	free(file);
-	sline_list_addf(&lines, ROLE_DIM, "Enter opens the lab %s e edits %s r runs %s g grades",
-			glyph(GLYPH_SEP), glyph(GLYPH_SEP), glyph(GLYPH_SEP));
+	sline_list_addf(&lines, ROLE_DIM, "Enter opens the lab %s e edits %s r runs %s g grades %s p panels",
+			glyph(GLYPH_SEP), glyph(GLYPH_SEP), glyph(GLYPH_SEP), glyph(GLYPH_SEP));
 	struct rect in = { r->y + 1, 1, r->h - 1, r->w - 2 };
+	list_preview(a, spec, in.w, in.h, &lines);
 	struct rect rule = { r->y, 0, 1, r->w };
 	draw_fill(&rule, ROLE_NORMAL);
 	for (int x = 0; x < r->w; x++)

@@ -154,21 +154,23 @@ static struct sline *mdv_line(struct mdv *m, bool markers)
 	return s;
 }
 
+/* Drops the spaces at the end of S (and the spans left empty). */
+static void line_rtrim(struct sline *s)
+{
+	while (s->len && s->text[s->len - 1] == ' ')
+		s->text[--s->len] = '\0';
+	while (s->n_spans && s->spans[s->n_spans - 1].start >= s->len)
+		s->n_spans--;
+	if (s->n_spans && s->spans[s->n_spans - 1].start + s->spans[s->n_spans - 1].len > s->len)
+		s->spans[s->n_spans - 1].len = s->len - s->spans[s->n_spans - 1].start;
+}
+
 /* Emits the blank line a previous block asked for, if any content came before. */
 static void mdv_blank(struct mdv *m)
 {
 	if (m->blank_pending && m->any_output) {
-		struct sline *s = mdv_line(m, false);
 		/* A blank line ends with its prefix's text; trim the trailing spaces. */
-		while (s->len && s->text[s->len - 1] == ' ')
-			s->text[--s->len] = '\0';
-		if (s->n_spans &&
-		    s->spans[s->n_spans - 1].start + s->spans[s->n_spans - 1].len > s->len) {
-			struct sline_span *sp = &s->spans[s->n_spans - 1];
-			sp->len = s->len > sp->start ? s->len - sp->start : 0;
-			if (sp->len == 0)
-				s->n_spans--;
-		}
+		line_rtrim(mdv_line(m, false));
 	}
 	m->blank_pending = false;
 }
@@ -262,6 +264,25 @@ static bool mdv_in_list(const struct mdv *m)
 	return false;
 }
 
+/* Appends the cells of one code line to S in AVAIL cells. A longer line is cut, and a
+ * marker in its last cell says so: wrapping would break a diagram's shape, and a
+ * character moved to the next row reads as code that is not there. */
+static void mdv_code_cut(struct sline *s, const struct cells *line, int avail)
+{
+	if (cells_width(line->v, line->n) <= avail) {
+		sline_cells(s, line->v, line->n);
+		return;
+	}
+	const char *mark = glyph(GLYPH_CUT);
+	int room = avail - utf8_width(mark, strlen(mark));
+	unsigned q = 0;
+	int w = 0;
+	while (q < line->n && w + line->v[q].w <= room)
+		w += line->v[q++].w;
+	sline_cells(s, line->v, q);
+	sline_puts(s, ROLE_MARKER, mark);
+}
+
 static void mdv_code_lines(struct mdv *m)
 {
 	size_t len = m->code_len;
@@ -284,7 +305,7 @@ static void mdv_code_lines(struct mdv *m)
 		size_t j = i;
 		while (j < len && m->code[j] != '\n')
 			j++;
-		/* Tabs become 4 spaces; a line too long for the screen continues below. */
+		/* Tabs become 4 spaces; a line too long for the screen is cut. */
 		struct cells line = { 0 };
 		for (size_t k = i; k < j; k++) {
 			if (m->code[k] == '\t')
@@ -296,18 +317,10 @@ static void mdv_code_lines(struct mdv *m)
 				k += n - 1;
 			}
 		}
-		unsigned p = 0;
-		do {
-			unsigned q = p;
-			int w = 0;
-			while (q < line.n && w + line.v[q].w <= avail)
-				w += line.v[q++].w;
-			struct sline *s = mdv_line(m, true);
-			if (indent)
-				sline_printf(s, ROLE_NORMAL, "%*s", indent, "");
-			sline_cells(s, line.v + p, q - p);
-			p = q;
-		} while (p < line.n);
+		struct sline *s = mdv_line(m, true);
+		if (indent)
+			sline_printf(s, ROLE_NORMAL, "%*s", indent, "");
+		mdv_code_cut(s, &line, avail);
 		free(line.v);
 		i = j + 1;
 		if (j >= len)
@@ -329,16 +342,55 @@ static struct cells *table_cell(struct table *t, unsigned row, unsigned col)
 	return &t->cells[row * t->cols + col];
 }
 
-/* Lays the gathered table out: columns as wide as their widest cell, shrunk from the
- * widest down when the screen is narrower, with cut cells ending in an ellipsis. */
-static void mdv_table(struct mdv *m)
+/* A piece of a cell: cells [a, b) on one screen line. */
+struct seg {
+	unsigned a, b;
+};
+
+static bool cell_space(const struct cell *c)
 {
-	struct table *t = &m->table;
-	if (!t->rows || !t->cols)
-		goto out;
-	mdv_blank(m);
-	int avail = mdv_avail(m);
-	int colw[64] = { 0 };
+	return c->n == 1 && c->b[0] == ' ';
+}
+
+/* Splits N cells into lines of at most W cells, at spaces where it can (a word longer
+ * than W is split), leaving out the spaces at the breaks. Returns the count (at least
+ * one) and sets *out to a malloc'd array. */
+static unsigned cells_wrap(const struct cell *v, unsigned n, int w, struct seg **out)
+{
+	struct seg *segs = xmalloc((n + 1) * sizeof(*segs));
+	unsigned count = 0, pos = 0;
+	while (pos < n && cell_space(&v[pos]))
+		pos++;
+	while (pos < n) {
+		unsigned end = n, brk = pos;
+		int used = 0;
+		for (unsigned i = pos; i < n; i++) {
+			if (cell_space(&v[i]))
+				brk = i;
+			if (used + v[i].w > w && i > pos) {
+				end = brk > pos ? brk : i;
+				break;
+			}
+			used += v[i].w;
+		}
+		unsigned stop = end;
+		while (stop > pos && cell_space(&v[stop - 1]))
+			stop--;
+		segs[count++] = (struct seg){ pos, stop };
+		pos = end;
+		while (pos < n && cell_space(&v[pos]))
+			pos++;
+	}
+	if (!count)
+		segs[count++] = (struct seg){ 0, 0 };
+	*out = segs;
+	return count;
+}
+
+/* Column widths for the table in AVAIL cells: each as wide as its widest cell, the
+ * widest shrunk first while the table is too wide (their text then wraps). */
+static void table_widths(struct table *t, int avail, int sepw, int *colw)
+{
 	for (unsigned r = 0; r < t->rows; r++)
 		for (unsigned c = 0; c < t->cols; c++) {
 			struct cells *cl = table_cell(t, r, c);
@@ -346,7 +398,6 @@ static void mdv_table(struct mdv *m)
 			if (w > colw[c])
 				colw[c] = w;
 		}
-	int sepw = utf8_width(glyph(GLYPH_VBAR), strlen(glyph(GLYPH_VBAR))) + 2;
 	for (;;) {
 		int total = 1;
 		unsigned widest = 0;
@@ -359,52 +410,77 @@ static void mdv_table(struct mdv *m)
 			break;
 		colw[widest]--;
 	}
+}
+
+/* One screen line of a table row: line K of each cell's wrapped text. */
+static void table_line(struct mdv *m, struct cells *row, struct seg **segs, unsigned *nsegs,
+		       unsigned k, const int *colw)
+{
+	struct table *t = &m->table;
+	struct sline *s = mdv_line(m, true);
+	sline_puts(s, ROLE_NORMAL, " ");
+	for (unsigned c = 0; c < t->cols; c++) {
+		if (c) {
+			sline_puts(s, ROLE_NORMAL, " ");
+			sline_puts(s, ROLE_MARKER, glyph(GLYPH_VBAR));
+			sline_puts(s, ROLE_NORMAL, " ");
+		}
+		struct seg g = k < nsegs[c] ? segs[c][k] : (struct seg){ 0, 0 };
+		int w = cells_width(row[c].v + g.a, g.b - g.a);
+		int pad = colw[c] > w ? colw[c] - w : 0;
+		int left = t->align[c] == MD_ALIGN_RIGHT    ? pad
+			   : t->align[c] == MD_ALIGN_CENTER ? pad / 2
+							    : 0;
+		if (left)
+			sline_printf(s, ROLE_NORMAL, "%*s", left, "");
+		sline_cells(s, row[c].v + g.a, g.b - g.a);
+		if (c + 1 < t->cols && pad - left)
+			sline_printf(s, ROLE_NORMAL, "%*s", pad - left, "");
+	}
+	line_rtrim(s); /* a row whose last cells ended above */
+}
+
+/* The rule under the header row. */
+static void table_rule(struct mdv *m, const int *colw)
+{
+	struct table *t = &m->table;
+	struct sline *u = mdv_line(m, true);
+	for (unsigned c = 0; c < t->cols; c++) {
+		if (c)
+			sline_puts(u, ROLE_MARKER, glyph(GLYPH_CROSS));
+		/* " cell " between bars; the first has no bar before, the last no space after. */
+		for (int i = 0; i < colw[c] + 1 + (c + 1 < t->cols ? 1 : 0); i++)
+			sline_puts(u, ROLE_MARKER, glyph(GLYPH_RULE));
+	}
+}
+
+/* Lays the gathered table out: columns as wide as their widest cell, shrunk from the
+ * widest down when the screen is narrower; a cell too long for its column wraps inside
+ * it, so no text is lost (two cut cells could read the same). */
+static void mdv_table(struct mdv *m)
+{
+	struct table *t = &m->table;
+	if (!t->rows || !t->cols)
+		goto out;
+	mdv_blank(m);
+	int colw[64] = { 0 };
+	int sepw = utf8_width(glyph(GLYPH_VBAR), strlen(glyph(GLYPH_VBAR))) + 2;
+	table_widths(t, mdv_avail(m), sepw, colw);
+	struct seg *segs[64];
+	unsigned nsegs[64];
 	for (unsigned r = 0; r < t->rows; r++) {
-		struct sline *s = mdv_line(m, true);
-		sline_puts(s, ROLE_NORMAL, " ");
+		struct cells *row = table_cell(t, r, 0);
+		unsigned height = 1;
 		for (unsigned c = 0; c < t->cols; c++) {
-			struct cells *cl = table_cell(t, r, c);
-			if (c) {
-				sline_puts(s, ROLE_NORMAL, " ");
-				sline_puts(s, ROLE_MARKER, glyph(GLYPH_VBAR));
-				sline_puts(s, ROLE_NORMAL, " ");
-			}
-			int w = cells_width(cl->v, cl->n);
-			unsigned n = cl->n;
-			bool cut = w > colw[c];
-			if (cut) {
-				const char *el = glyph(GLYPH_ELLIPSIS);
-				int ew = utf8_width(el, strlen(el));
-				n = 0;
-				w = 0;
-				while (n < cl->n && w + cl->v[n].w <= colw[c] - ew)
-					w += cl->v[n++].w;
-				w += ew;
-			}
-			int pad = colw[c] - w;
-			int left = t->align[c] == MD_ALIGN_RIGHT    ? pad
-				   : t->align[c] == MD_ALIGN_CENTER ? pad / 2
-								    : 0;
-			bool last = c + 1 == t->cols;
-			if (left)
-				sline_printf(s, ROLE_NORMAL, "%*s", left, "");
-			sline_cells(s, cl->v, n);
-			if (cut)
-				sline_puts(s, ROLE_MARKER, glyph(GLYPH_ELLIPSIS));
-			if (!last && pad - left)
-				sline_printf(s, ROLE_NORMAL, "%*s", pad - left, "");
+			nsegs[c] = cells_wrap(row[c].v, row[c].n, colw[c], &segs[c]);
+			height = nsegs[c] > height ? nsegs[c] : height;
 		}
-		if (r == 0 && t->rows > 1) {
-			struct sline *u = mdv_line(m, true);
-			for (unsigned c = 0; c < t->cols; c++) {
-				if (c)
-					sline_puts(u, ROLE_MARKER, glyph(GLYPH_CROSS));
-				/* " cell " between bars; the first has no bar before, the last no
-				 * space after. */
-				for (int i = 0; i < colw[c] + 1 + (c + 1 < t->cols ? 1 : 0); i++)
-					sline_puts(u, ROLE_MARKER, glyph(GLYPH_RULE));
-			}
-		}
+		for (unsigned k = 0; k < height; k++)
+			table_line(m, row, segs, nsegs, k, colw);
+		for (unsigned c = 0; c < t->cols; c++)
+			free(segs[c]);
+		if (r == 0 && t->rows > 1)
+			table_rule(m, colw);
 	}
 	m->blank_pending = true;
 out:

@@ -1,7 +1,8 @@
 /* mdview: Markdown (a lab's README, the help page) turned into styled screen lines for
  * a given width, with md4c. Headings are underlined, emphasis and code get roles, lists
- * get bullets or numbers with hanging indents, code blocks keep their lines, tables are
- * laid out in aligned columns. A pure model: no curses; re-render on resize. */
+ * get bullets or numbers with hanging indents, code blocks keep their lines (a line too
+ * wide is cut, its last cell a marker), tables are laid out in aligned columns (a cell too
+ * long for its column wraps inside it). A pure model: no curses; re-render on resize. */
 #ifndef PMPPLAB_UI_MDVIEW_H
 #define PMPPLAB_UI_MDVIEW_H
 

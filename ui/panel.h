@@ -4,6 +4,8 @@
 #ifndef PMPPLAB_UI_PANEL_H
 #define PMPPLAB_UI_PANEL_H
 
+#include <stddef.h>
+
 #include "keymap.h"
 #include "layout.h"
 
@@ -30,6 +32,12 @@ struct panel *help_panel_new(struct app *app);
 /* The lab panel: forget the reading (another lab was opened) and show the results tab. */
 void lab_panel_open(struct panel *p);
 void lab_panel_show_results(struct panel *p);
+/* The lab panel: show the results tab scrolled so that hint HINT (1-based) is in view. */
+void lab_panel_show_hint(struct panel *p, unsigned hint);
+
+/* A lab's README.md: the workspace copy (the student may annotate it), else the lab's.
+ * Returns its text (caller frees; not NUL-terminated) with *len set, or NULL. */
+char *lab_readme(const struct app *a, const struct lab_spec *spec, size_t *len);
 
 static inline void panel_destroy(struct panel *p)
 {

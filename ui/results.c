@@ -267,6 +267,13 @@ static void render_report(const struct results_input *in, struct sline_list *out
 	for (unsigned i = 0; i < r->n_tests; i++) {
 		const struct report_test *t = &r->tests[i];
 		bool ok = t->status == TEST_PASSED;
+		char why[96];
+		if (results_test_skipped(t, why, sizeof(why))) {
+			/* Not a pass: nothing was measured and no points were at stake. */
+			check_line(out, GLYPH_SKIPPED, ROLE_DIM, ROLE_DIM, t->name, NULL);
+			sline_printf(&out->lines[out->n - 1], ROLE_DIM, " (%s)", why);
+			continue;
+		}
 		fmt_score(buf, sizeof(buf), t->score, t->max_score);
 		check_line(out, ok ? GLYPH_PASS : GLYPH_FAIL, ok ? ROLE_PASS : ROLE_FAIL,
 			   ROLE_NORMAL, t->name, *buf ? buf : NULL);
@@ -282,18 +289,23 @@ static void render_report(const struct results_input *in, struct sline_list *out
 				"Quick runs skip the large datasets: g (F6) grades in full.");
 }
 
-static void render_hints(const struct results_input *in, struct sline_list *out)
+static void render_hints(const struct results_input *in, struct sline_list *out,
+			 struct results_marks *marks)
 {
 	const struct lab_spec *spec = in->spec;
 	if (!spec->hints_count)
 		return;
 	sline_list_add(out);
 	unsigned shown = in->hints < spec->hints_count ? in->hints : spec->hints_count;
+	if (marks)
+		marks->hints_head = out->n;
 	struct sline *s = sline_list_add(out);
 	sline_printf(s, ROLE_H2, "Hints");
 	sline_printf(s, ROLE_DIM, "  %u of %u shown%s", shown, spec->hints_count,
 		     shown < spec->hints_count ? "; n (F7) shows the next" : "");
 	for (unsigned i = 0; i < shown; i++) {
+		if (marks && i < RESULTS_MAX_MARKS)
+			marks->hint_first[i] = out->n;
 		struct sline_list md;
 		sline_list_init(&md);
 		mdview_render(spec->hints[i], strlen(spec->hints[i]), in->width - 4, &md);
@@ -312,6 +324,10 @@ static void render_hints(const struct results_input *in, struct sline_list *out)
 			}
 		}
 		sline_list_release(&md);
+		if (marks && i < RESULTS_MAX_MARKS) {
+			marks->hint_end[i] = out->n;
+			marks->nhints = i + 1;
+		}
 	}
 }
 
@@ -364,8 +380,16 @@ void results_run_timing(const struct results_run *run, char *buf, unsigned len)
 	}
 }
 
-void results_render(const struct results_input *in, struct sline_list *out)
+void results_render(const struct results_input *in, struct sline_list *out,
+		    struct results_marks *marks)
 {
+	unsigned base = out->n;
+	if (marks)
+		memset(marks, 0, sizeof(*marks));
+	if (in->notice && *in->notice) {
+		wrap_text(out, in->notice, 1, in->width, ROLE_WARN);
+		sline_list_add(out);
+	}
 	if (in->run && in->run->running) {
 		render_running(in, out);
 	} else if (in->errors && in->errors->n) {
@@ -390,7 +414,14 @@ void results_render(const struct results_input *in, struct sline_list *out)
 			  "for a full grade. While this lab is open, every save runs it again.",
 			  1, in->width, ROLE_NORMAL);
 	}
-	render_hints(in, out);
+	render_hints(in, out, marks);
+	if (marks) { /* line numbers from the first line this call added */
+		marks->hints_head -= marks->hints_head ? base : 0;
+		for (unsigned i = 0; i < marks->nhints; i++) {
+			marks->hint_first[i] -= base;
+			marks->hint_end[i] -= base;
+		}
+	}
 }
 
 unsigned results_first_error_line(const struct report *r, const char *student_path)
@@ -402,5 +433,61 @@ unsigned results_first_error_line(const struct report *r, const char *student_pa
 		if (d->severity == DIAG_ERROR && d->line && is_student_file(d->file, student_path))
 			return d->line;
 	}
+	/* Then what running it found: faults, memcheck and barriers findings. */
+	for (unsigned i = 0; i < r->n_tests; i++) {
+		const struct report_test *t = &r->tests[i];
+		unsigned line = t->status == TEST_PASSED
+					? 0
+					: results_find_location(t->output, student_path);
+		if (line)
+			return line;
+	}
 	return 0;
+}
+
+/* Characters that end a file name in a message ("in vecadd.cu:9", "(vecadd.cu:9)"). */
+static bool name_stop(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '(' || c == ')' || c == '"' ||
+	       c == '\'' || c == '`' || c == '=' || c == ',' || c == ':';
+}
+
+unsigned results_find_location(const char *text, const char *student_path)
+{
+	if (!text || !student_path)
+		return 0;
+	for (const char *p = strchr(text, ':'); p; p = strchr(p + 1, ':')) {
+		if (p == text || p[1] < '0' || p[1] > '9')
+			continue;
+		const char *start = p;
+		while (start > text && !name_stop(start[-1]))
+			start--;
+		char *end;
+		unsigned long line = strtoul(p + 1, &end, 10);
+		if (start == p || line == 0 || line > 1000000 || !(*end == ':' || *end == '\0' ||
+		    name_stop(*end) || *end == '.'))
+			continue;
+		char file[512];
+		snprintf(file, sizeof(file), "%.*s", (int)(p - start), start);
+		if (is_student_file(file, student_path))
+			return (unsigned)line;
+	}
+	return 0;
+}
+
+bool results_test_skipped(const struct report_test *t, char *buf, size_t len)
+{
+	static const char tag[] = "NOT MEASURED";
+	if (t->status != TEST_PASSED || t->max_score > 0 || !t->output ||
+	    strncmp(t->output, tag, sizeof(tag) - 1) != 0)
+		return false;
+	/* "NOT MEASURED in a quick run (dataset large was skipped); ..." */
+	const char *why = t->output + sizeof(tag) - 1;
+	while (*why == ' ')
+		why++;
+	size_t n = strcspn(why, ":;(\n");
+	while (n && why[n - 1] == ' ')
+		n--;
+	snprintf(buf, len, "not measured%s%.*s", n ? " " : "", (int)n, why);
+	return true;
 }

@@ -42,13 +42,34 @@ struct results_input {
 	const struct results_run *timing; /* the finished run's phases, or NULL */
 	const struct diag_list *errors;   /* why the latest run could not grade, or NULL */
 	unsigned hints;                   /* hints revealed */
+	const char *notice;               /* a note kept on top (the reset's backup), or NULL */
 	int width;
 };
 
-/* Appends the pane's lines to OUT. */
-void results_render(const struct results_input *in, struct sline_list *out);
-/* The first error line in the student's file among R's build diagnostics (matching by
- * base name, since the grader may build a copy), or 0. */
+#define RESULTS_MAX_MARKS 16
+
+/* Where parts of the pane landed, so a panel can scroll to them. */
+struct results_marks {
+	unsigned nhints;                         /* hints marked (at most RESULTS_MAX_MARKS) */
+	unsigned hint_first[RESULTS_MAX_MARKS];  /* hint i + 1 takes lines [first, end) */
+	unsigned hint_end[RESULTS_MAX_MARKS];
+	unsigned hints_head;                     /* the line of the "Hints" heading */
+};
+
+/* Appends the pane's lines to OUT and, when MARKS is not NULL, says where the hints are
+ * (line numbers count from OUT's first line before the call). */
+void results_render(const struct results_input *in, struct sline_list *out,
+		    struct results_marks *marks);
+/* Where the student's editor should open: the first error line in the student's file
+ * among R's build diagnostics, else the first FILE:LINE of the student's file in a failed
+ * test's output (a runtime fault, a memcheck or barriers finding). Files match by base
+ * name, since the grader may build a copy. 0 when there is none. */
 unsigned results_first_error_line(const struct report *r, const char *student_path);
+/* The first "FILE:LINE" in TEXT whose FILE is the student's (by base name), or 0. The
+ * line number must end the token: "f.cu:9:", "f.cu:9 " and "in f.cu:9" all count. */
+unsigned results_find_location(const char *text, const char *student_path);
+/* When test T was not measured (it passed with no points and says "NOT MEASURED ..."),
+ * why, as "not measured in a quick run" in BUF; else false. */
+bool results_test_skipped(const struct report_test *t, char *buf, size_t len);
 
 #endif

@@ -154,3 +154,59 @@ enum ui_role sline_role_at(const struct sline *l, size_t off)
 			return l->spans[i].role;
 	return ROLE_NORMAL;
 }
+
+bool sline_cut(struct sline *l, int width)
+{
+	if (sline_width(l) <= width)
+		return false;
+	const char *el = glyph(GLYPH_ELLIPSIS);
+	int ew = utf8_width(el, strlen(el));
+	size_t keep = utf8_fit(l->text, l->len, width > ew ? width - ew : 0);
+	enum ui_role role = sline_role_at(l, keep);
+	unsigned n = 0;
+	while (n < l->n_spans && l->spans[n].start < keep) {
+		struct sline_span *sp = &l->spans[n++];
+		if (sp->start + sp->len > keep)
+			sp->len = keep - sp->start;
+	}
+	l->n_spans = n;
+	l->len = keep;
+	l->text[keep] = '\0';
+	if (width >= ew)
+		sline_puts(l, role, el);
+	return true;
+}
+
+void sline_list_wrap(struct sline_list *out, enum ui_role role, int indent, int width,
+		     const char *text)
+{
+	int avail = width - indent < 10 ? 10 : width - indent;
+	const char *p = text;
+	for (;;) {
+		const char *eol = strchr(p, '\n');
+		size_t n = eol ? (size_t)(eol - p) : strlen(p);
+		do {
+			size_t fit = utf8_fit(p, n, avail);
+			if (fit < n) {
+				size_t sp = fit;
+				while (sp > 0 && p[sp] != ' ')
+					sp--;
+				if (sp > 0)
+					fit = sp;
+			}
+			struct sline *s = sline_list_add(out);
+			if (indent)
+				sline_printf(s, ROLE_NORMAL, "%*s", indent, "");
+			sline_append(s, role, p, fit);
+			p += fit;
+			n -= fit;
+			while (n && *p == ' ') {
+				p++;
+				n--;
+			}
+		} while (n);
+		if (!eol)
+			break;
+		p = eol + 1;
+	}
+}

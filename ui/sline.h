@@ -6,6 +6,7 @@
 #ifndef PMPPLAB_UI_SLINE_H
 #define PMPPLAB_UI_SLINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "roles.h"
@@ -42,6 +43,14 @@ void sline_append(struct sline *l, enum ui_role role, const char *text, size_t n
 void sline_puts(struct sline *l, enum ui_role role, const char *text);
 void sline_printf(struct sline *l, enum ui_role role, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Cuts L to at most WIDTH cells. Text that did not fit ends in an ellipsis glyph (in the
+ * role of the text it replaces), so a reader sees that something is missing. Returns
+ * true when L was cut. */
+bool sline_cut(struct sline *l, int width);
+/* Appends TEXT (lines separated by '\n') word-wrapped to WIDTH cells in ROLE, each
+ * screen line after INDENT spaces; a word longer than a line is split. */
+void sline_list_wrap(struct sline_list *out, enum ui_role role, int indent, int width,
+		     const char *text);
 /* Display width in terminal cells. */
 int sline_width(const struct sline *l);
 /* The role of the byte at offset OFF (ROLE_NORMAL outside every span). */

@@ -28,6 +28,7 @@
 #include "grade.h"
 #include "inspect_panel.h" /* issue 7 */
 #include "theme.h"
+#include "tracetag.h"
 #include "workspace.h"
 #include "xmem.h"
 
@@ -70,6 +71,8 @@ void app_open_lab(struct app *a, unsigned i)
 	watch_free(a->watch);
 	a->watch = a->student_path ? watch_new(a->student_path) : NULL;
 	a->view = VIEW_LAB;
+	if (a->notice_lab != spec)
+		a->notice_lab = NULL;
 	lab_panel_open(a->lab_panel);
 	state_set_selected(&a->state, spec->id);
 	app_save_state(a);
@@ -87,7 +90,40 @@ void app_close_lab(struct app *a)
 	a->watch = NULL;
 	a->open = NULL;
 	a->view = VIEW_LIST;
+	a->notice_lab = NULL;
 	app_status(a, ROLE_STATUS, "%s", "");
+}
+
+/* Before a run: the old trace goes, and a tag says which lab and which version of its
+ * file the new one will be of (tracetag.h), so the panels never show another lab's. */
+static void app_tag_trace(struct app *a, const struct lab_spec *spec)
+{
+	if (!a->trace_path)
+		return;
+	char *tag_path = tracetag_path(a->trace_path);
+	struct tracetag tag;
+	unlink(a->trace_path);
+	if (tracetag_of_file(&tag, spec->id, a->student_path) < 0 ||
+	    tracetag_write(tag_path, &tag) < 0)
+		unlink(tag_path); /* no tag: the panels show no trace rather than a wrong one */
+	free(tag_path);
+}
+
+/* job_on_progress hook, on the grading thread: no trace while the performance check
+ * runs, since it runs the lab's solution after the student's program and the trace
+ * would end up the solution's (the panels would then have nothing to show; the grader
+ * does not know of traces to keep it out). Other steps trace. */
+static void app_trace_hook(void *ctx, const struct grade_progress *p)
+{
+	const struct app *a = ctx;
+	static bool off;
+	bool want_off = p->stage == GRADE_STAGE_CHECK && p->what && strcmp(p->what, "performance") == 0;
+	if (want_off == off || !a->trace_path)
+		return;
+	/* Replacing the value of a variable that exists swaps one pointer in environ; the
+	 * UI thread reads the environment only for $EDITOR, and glibc keeps old values. */
+	setenv("PMPPLAB_TRACE", want_off ? "" : a->trace_path, 1);
+	off = want_off;
 }
 
 /* Starts grading the open lab (or the selected one from the list). */
@@ -109,6 +145,7 @@ static void app_run(struct app *a, bool quick)
 		.submission = a->student_path,
 		.quick = quick,
 	};
+	app_tag_trace(a, spec);
 	int rc = job_start(a->job, spec, &opts);
 	if (rc < 0) {
 		app_status(a, ROLE_FAIL, "Could not start grading: %s", strerror(-rc));
@@ -238,23 +275,50 @@ static void app_hint(struct app *a)
 	}
 	st->hints++;
 	app_save_state(a);
-	lab_panel_show_results(a->lab_panel);
+	lab_panel_show_hint(a->lab_panel, st->hints);
 	app_status(a, ROLE_HINT, "Hint %u of %u shown in the results pane.", st->hints,
 		   a->open->hints_count);
+}
+
+/* The backup workspace_reset_lab will make of FILE: FILE.bak.N, the first N free (its
+ * own rule). Caller frees. */
+static char *app_next_backup(const char *file)
+{
+	for (unsigned n = 1;; n++) {
+		char *b = xasprintf("%s.bak.%u", file, n);
+		if (access(b, F_OK) != 0)
+			return b;
+		free(b);
+	}
 }
 
 static void app_reset(struct app *a)
 {
 	const struct lab_spec *spec = a->open ? a->open : app_selected(a);
+	if (!spec)
+		return;
 	struct diag_list d;
 	diag_list_init(&d);
+	char *file = workspace_student_file(a->ws, spec);
+	bool had = file && access(file, F_OK) == 0;
+	char *backup = file ? app_next_backup(file) : NULL;
 	int rc = workspace_reset_lab(a->ws, spec, &d);
-	if (rc < 0)
-		app_status(a, ROLE_FAIL, "Reset failed: %s",
-			   d.n ? d.items[0].message : strerror(-rc));
-	else
-		app_status(a, ROLE_STATUS, "%s reset to its starter; yours is kept as %s.bak.N",
-			   spec->id, spec->student ? spec->student : "a backup");
+	if (rc < 0) {
+		app_status(a, ROLE_FAIL, "Reset failed: %s", d.n ? d.items[0].message : strerror(-rc));
+	} else {
+		const char *name = strrchr(backup, '/') ? strrchr(backup, '/') + 1 : backup;
+		if (had && access(backup, F_OK) == 0)
+			snprintf(a->notice, sizeof(a->notice),
+				 "Reset to the starter. Your file is kept as %s/%s.", spec->id, name);
+		else
+			snprintf(a->notice, sizeof(a->notice), "Reset to the starter.");
+		/* The status line gives way to the run the reset triggers; the results pane
+		 * keeps the note until the lab is closed. */
+		a->notice_lab = spec;
+		app_status(a, ROLE_STATUS, "%s: %s", spec->id, a->notice);
+	}
+	free(backup);
+	free(file);
 	diag_list_release(&d);
 }
 
@@ -310,11 +374,11 @@ static void tui_draw_status(struct app *a)
 		const struct lab_spec *spec = a->open ? a->open : app_selected(a);
 		char *q = xasprintf("Reset %s to its starter? Your file is kept as a backup. y/N",
 				    spec ? spec->id : "");
-		draw_text(r->y, x, r->w - x, ROLE_WARN, q);
+		draw_text_cut(r->y, x, r->w - x - 1, ROLE_WARN, q);
 		free(q);
 		return;
 	}
-	draw_text(r->y, x, r->w - x - 1, a->status_role, a->status);
+	draw_text_cut(r->y, x, r->w - x - 1, a->status_role, a->status);
 }
 
 static void tui_draw_keybar(struct app *a)
@@ -328,8 +392,10 @@ static void tui_draw_keybar(struct app *a)
 		if (!b[i].label || !(b[i].views & a->view))
 			continue;
 		x += draw_text(r->y, x, r->w - x, ROLE_KEY, keymap_key_name(b[i].key));
+		/* In 6 cells, and at least one space before the next key ("F8Panels F10"). */
+		int w = (int)strlen(b[i].label);
 		char label[16];
-		snprintf(label, sizeof(label), "%-6s", b[i].label);
+		snprintf(label, sizeof(label), "%-*s", w < 6 ? 6 : w + 1, b[i].label);
 		x += draw_text(r->y, x, r->w - x, ROLE_KEYLABEL, label);
 	}
 }
@@ -452,10 +518,10 @@ static unsigned tui_panel_key(void *ctx, enum ui_action action, int key)
 	return p->cls->key(p, action, key);
 }
 
-static unsigned tui_key(struct tui_ctx *t, int ch)
+/* KEY is a KEYMAP_* code (tui_read_key). */
+static unsigned tui_key(struct tui_ctx *t, int key)
 {
 	struct app *a = t->app;
-	int key = tui_translate(ch);
 	if (a->confirm_reset && key != KEYMAP_RESIZE) {
 		a->confirm_reset = false;
 		if (key == 'y' || key == 'Y')
@@ -470,6 +536,76 @@ static unsigned tui_key(struct tui_ctx *t, int ch)
 	if (a->layout.too_small)
 		p = NULL; /* nothing is shown to act on; quit and resize still work */
 	return keymap_dispatch(key, a->view, p ? tui_panel_key : NULL, p, tui_global, t);
+}
+
+/* The curses code of a KEYMAP_* code, for define_key; 0 when there is none. */
+static int tui_curses_key(int key)
+{
+	switch (key) {
+	case KEYMAP_UP: return KEY_UP;
+	case KEYMAP_DOWN: return KEY_DOWN;
+	case KEYMAP_LEFT: return KEY_LEFT;
+	case KEYMAP_RIGHT: return KEY_RIGHT;
+	case KEYMAP_PGUP: return KEY_PPAGE;
+	case KEYMAP_PGDN: return KEY_NPAGE;
+	case KEYMAP_HOME: return KEY_HOME;
+	case KEYMAP_END: return KEY_END;
+	case KEYMAP_BTAB: return KEY_BTAB;
+	default: break;
+	}
+	return key >= KEYMAP_F(1) && key <= KEYMAP_F(24) ? KEY_F(key - KEYMAP_F0) : 0;
+}
+
+/* Teaches curses the xterm and vt220 sequences of the keys pmpplab uses that the
+ * terminal's terminfo entry does not name: a vt100 entry knows no F5 ("\E[15~"), and
+ * tmux, screen and terminal emulators send it whatever TERM says. */
+static void tui_define_keys(void)
+{
+	unsigned n;
+	const struct keymap_seq *t = keymap_escape_table(&n);
+	for (unsigned i = 0; i < n; i++) {
+		int code = tui_curses_key(t[i].key);
+		char seq[16];
+		snprintf(seq, sizeof(seq), "\033%s", t[i].seq);
+		if (code && key_defined(seq) == 0)
+			define_key(seq, code);
+	}
+}
+
+/* The next key as a KEYMAP_* code: ERR when there is none, KEYMAP_IGNORE for an escape
+ * sequence nobody knows (swallowed whole, so that its bytes do not act as keys: ESC
+ * as Back, then '[', '1', '5', '~'). */
+static int tui_read_key(void)
+{
+	int ch = getch();
+	if (ch != KEYMAP_ESC)
+		return ch == ERR ? ERR : tui_translate(ch);
+	/* Curses waited ESCDELAY for a known sequence; the rest of an unknown one is in
+	 * its buffer already. A lone Esc has nothing after it. */
+	char seq[16];
+	unsigned n = 0;
+	int key = KEYMAP_SEQ_MORE;
+	wtimeout(stdscr, 30);
+	while (key == KEYMAP_SEQ_MORE && n < sizeof(seq) - 1) {
+		int c = getch();
+		if (c == ERR)
+			break;
+		if (c < 0x20 || c > 0x7e) { /* a key of its own (Esc then Home): keep it */
+			ungetch(c);
+			break;
+		}
+		seq[n++] = (char)c;
+		seq[n] = '\0';
+		key = keymap_escape(seq, n);
+	}
+	nodelay(stdscr, TRUE);
+	if (n == 0)
+		return KEYMAP_ESC;
+	if (key == KEYMAP_SEQ_NOT) { /* Esc, then a key of its own (Alt+key) */
+		ungetch((unsigned char)seq[n - 1]);
+		return KEYMAP_ESC;
+	}
+	return key == KEYMAP_SEQ_MORE ? KEYMAP_IGNORE : key;
 }
 
 /* ---- setup and the loop ---- */
@@ -573,6 +709,7 @@ static void tui_screen_init(struct app *a)
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
+	tui_define_keys();
 	curs_set(0);
 	theme_init(a->mono);
 }
@@ -610,8 +747,13 @@ static int tui_loop(struct app *a, int tty_stderr)
 		int n = poll(fds, 4, timeout);
 		if (n < 0 && errno != EINTR)
 			return 2;
-		if (fds[3].revents & POLLIN)
-			return 0;
+		if (fds[3].revents & POLLIN) {
+			/* Killed, not quit: the shell's convention, 128 + the signal. */
+			unsigned char sig = SIGTERM;
+			if (read(tui_signal_pipe[0], &sig, 1) != 1)
+				sig = SIGTERM;
+			return 128 + sig;
+		}
 		if (fds[1].revents & POLLIN)
 			tui_handle_job(a, &redraw);
 		now = watch_now_ms();
@@ -626,15 +768,31 @@ static int tui_loop(struct app *a, int tty_stderr)
 			redraw = true;
 		}
 		/* Keys, and KEY_RESIZE after a SIGWINCH interrupted poll. */
-		int ch;
-		while ((ch = getch()) != ERR) {
-			unsigned flags = tui_key(&t, ch);
+		int key;
+		while ((key = tui_read_key()) != ERR) {
+			if (key == KEYMAP_IGNORE)
+				continue;
+			unsigned flags = tui_key(&t, key);
 			if (flags & ACTION_QUIT)
 				return 0;
 			if (flags & ACTION_REDRAW)
 				redraw = true;
 		}
 	}
+}
+
+/* On the way out with a run going: stop it, so that the grader removes its temporary
+ * folder (a lab's build and data: 100 MB and more) instead of leaving it in /tmp. */
+static void tui_stop_job(struct app *a)
+{
+	if (!job_busy(a->job))
+		return;
+	app_status(a, ROLE_RUNNING, "Stopping the run of %s...", a->job_lab ? a->job_lab->id : "");
+	tui_draw(a);
+	if (job_cancel(a->job, 10000) < 0)
+		fprintf(stderr, "pmpplab: the run of %s did not stop within 10 s; its files in "
+				"/tmp/pmpplab-run-* may be left behind\n",
+			a->job_lab ? a->job_lab->id : "a lab");
 }
 
 int tui_run(const char *ws, const char *labs_dir, enum backend_kind backend)
@@ -662,15 +820,16 @@ int tui_run(const char *ws, const char *labs_dir, enum backend_kind backend)
 	a.help_panel = help_panel_new(&a);
 	/* issue 7: the emulator publishes its live trace here for the panels; the student
 	 * programs the grader runs inherit the variable. */
-	char *trace = xasprintf("%s/.pmpplab/trace.bin", a.ws);
-	setenv("PMPPLAB_TRACE", trace, 1);
-	a.inspect_panel = inspect_panel_new(&a, trace);
-	free(trace);
+	a.trace_path = xasprintf("%s/.pmpplab/trace.bin", a.ws);
+	setenv("PMPPLAB_TRACE", a.trace_path, 1);
+	a.inspect_panel = inspect_panel_new(&a, a.trace_path);
+	job_on_progress(a.job, app_trace_hook, &a);
 	int tty_stderr = tui_redirect_stderr(&a);
 	tui_catch_signals(); /* before initscr, so curses keeps its hands off them */
 	tui_screen_init(&a);
 	tui_resize(&a);
 	int rc = tui_loop(&a, tty_stderr);
+	tui_stop_job(&a);
 	endwin();
 	dup2(tty_stderr, STDERR_FILENO);
 	close(tty_stderr);
@@ -687,6 +846,7 @@ int tui_run(const char *ws, const char *labs_dir, enum backend_kind backend)
 	labs_release(&a.labs);
 	free(a.student_path);
 	free(a.state_path);
+	free(a.trace_path);
 	free(a.ws);
 	return rc;
 }

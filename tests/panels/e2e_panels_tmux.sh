@@ -120,5 +120,28 @@ tm send-keys -t p q
 wait_for 10 "Reading|Results"
 tm send-keys -t p Escape
 wait_for 10 "$LAB"
+grep -q "F8Panels" "$SCREENS/memory-80x24.txt" && fail "F8Panels in the panels' own key bar"
+capture list-80x24
+grep -q "F8Panels" "$SCREENS/list-80x24.txt" || fail "the key bar does not offer the panels (F8)"
+
+# Another lab's panels must not show this lab's trace (one trace file per workspace).
+OTHER=01-vecadd
+[ "$LAB" = "$OTHER" ] && OTHER=02-greyscale
+tm send-keys -t p Home
+for _ in $(seq "$("$PMPPLAB" --labs "$SRC/labs" --list | awk -v lab="$OTHER" '$1 == lab { print NR - 1 }')"); do
+	tm send-keys -t p j
+done
+tm send-keys -t p p
+wait_for 10 "$OTHER"
+for tab in 2 3; do
+	tm send-keys -t p "$tab"
+	wait_for 10 "No trace of this lab yet: press r \\(run\\) to record one"
+	capture "other-lab-$tab-80x24"
+	grep -q "kernel " "$SCREENS/other-lab-$tab-80x24.txt" && fail "$OTHER's panels show $LAB's trace"
+done
 tm send-keys -t p q
-echo "ok: $LAB occupancy, what-if, device picker, warps and memory at 200x60 and 80x24"
+wait_for 10 "Reading|Results"
+tm send-keys -t p Escape
+wait_for 10 "$OTHER"
+tm send-keys -t p q
+echo "ok: $LAB occupancy, what-if, device picker, warps and memory at 200x60 and 80x24; $OTHER shows no trace of $LAB"

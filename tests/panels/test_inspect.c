@@ -1,6 +1,6 @@
 /* inspect: the panels' model rendered to lines, without curses: the occupancy table and
- * curve with the student's block marked, what-if keys, the device picker, and the warp
- * and memory views of a snapshot. */
+ * curve with the student's block marked, what-if keys, the device picker, the warp and
+ * memory views of a snapshot, 80-column fit, and which trace a lab may show (tracetag). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,11 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "inspect.h"
 #include "keymap.h"
+#include "tracetag.h"
 
 static const char ptxas_text[] =
 	"ptxas info    : Compiling entry function '_Z8tiled_mmPKfS0_Pfi' for 'sm_80'\n"
@@ -136,6 +138,7 @@ static void fake_snapshot(struct inspect *in)
 						   .shd_req = 4, .shd_sampled = 4, .shd_passes = 128};
 	f->warp_insns = 110, f->lanes = 1120;
 	in->snap_rc = 0;
+	in->trace_mine = true; /* as inspect_refresh finds when the tag matches */
 }
 
 static void test_warps_memory(void **state)
@@ -145,25 +148,254 @@ static void test_warps_memory(void **state)
 	inspect_init(&in, "/nonexistent/trace", false);
 	in.tab = INSPECT_WARPS;
 	char *s = render(&in, 78, 21);
-	assert_non_null(strstr(s, "Nothing traced yet"));
+	assert_non_null(strstr(s, "No trace of this lab yet: press r (run) to record one."));
 	free(s);
 	fake_snapshot(&in);
 	s = render(&in, 78, 21);
 	print_message("%s", s);
-	assert_non_null(strstr(s, "kernel strided (strided.cu)"));
+	/* 80 columns: kernel, grid and block first; the file only where there is room */
+	assert_non_null(strstr(s, "kernel strided  grid 32x1x1  block 128x1x1  launch #0"));
+	assert_null(strstr(s, "(strided.cu)"));
 	assert_non_null(strstr(s, "blocks 5/32"));
 	assert_non_null(strstr(s, "IBB."));                      /* warp states */
 	assert_non_null(strstr(s, "2/3 arrived"));               /* 2 of 3 live warps */
 	assert_non_null(strstr(s, "16/32 active"));              /* warp 0's mask */
 	assert_non_null(strstr(s, "   28   25% "));               /* divergence */
 	free(s);
+	s = render(&in, 120, 40);
+	assert_non_null(strstr(s, "kernel strided (strided.cu)  grid 32x1x1"));
+	assert_non_null(strstr(s, "warps: I issuing"));
+	free(s);
 	assert_true(inspect_key(&in, '3'));
 	s = render(&in, 78, 21);
 	print_message("%s", s);
 	assert_non_null(strstr(s, "     128     32.0      128      4.0"));
 	assert_non_null(strstr(s, "    4  32.0"));
+	assert_non_null(strstr(s, "sect/req: 32-byte sectors"));
+	free(s);
+	/* Scrolled past the end, and a finished launch without accesses, say so. */
+	for (int i = 0; i < 3; i++)
+		inspect_key(&in, KEYMAP_DOWN);
+	s = render(&in, 78, 21);
+	assert_non_null(strstr(s, "Scrolled past the last line"));
+	free(s);
+	inspect_key(&in, KEYMAP_HOME);
+	in.snap->lines[0].gld_req = in.snap->lines[0].gst_req = 0;
+	in.snap->lines[1].shd_req = 0;
+	s = render(&in, 78, 21);
+	assert_non_null(strstr(s, "No global or shared memory accesses traced yet."));
+	free(s);
+	in.snap->running = 0;
+	s = render(&in, 78, 21);
+	assert_null(strstr(s, "traced yet"));
+	assert_non_null(strstr(s, "This launch made no global or shared memory access"));
 	free(s);
 	inspect_release(&in);
+}
+
+/* Every rendered line fits the width; what does not fit ends in an ellipsis. */
+static void test_fits_80_columns(void **state)
+{
+	(void)state;
+	struct inspect in;
+	inspect_init(&in, "/nonexistent/trace", false);
+	in.device = 2; /* RTX 4090: the longest name */
+	inspect_load(&in, fake_load, NULL);
+	fake_snapshot(&in);
+	snprintf(in.snap->kernel, sizeof(in.snap->kernel), "_Z26aVeryLongKernelNameForTestsPfi");
+	for (int tab = 0; tab < INSPECT_TABS; tab++) {
+		in.tab = (enum inspect_tab)tab;
+		struct sline_list l;
+		sline_list_init(&l);
+		inspect_render(&in, 78, 21, &l);
+		for (unsigned i = 0; i < l.n; i++) {
+			if (sline_width(&l.lines[i]) > 78)
+				fail_msg("tab %d line %u is %d wide: %s", tab, i,
+					 sline_width(&l.lines[i]), l.lines[i].text);
+			print_message("%s\n", l.lines[i].text);
+		}
+		char all[8192] = "";
+		for (unsigned i = 0; i < l.n; i++)
+			strncat(all, l.lines[i].text, sizeof(all) - strlen(all) - 2), strcat(all, "\n");
+		if (tab == INSPECT_OCCUPANCY && !strstr(all, "no calculator")) {
+			assert_non_null(strstr(all, "Device NVIDIA GeForce RTX 4090 (sm_89"));
+			assert_non_null(strstr(all, "d: next"));
+			assert_non_null(strstr(all, "> tiled_mm"));
+			assert_non_null(strstr(all, "What if: b/B block -/+32"));
+			assert_non_null(strstr(all, "^ 256 threads")); /* the block, under its mark */
+		}
+		if (tab == INSPECT_WARPS) {
+			assert_non_null(strstr(all, "I issuing  r ready  B barrier"));
+			assert_non_null(strstr(all, "16/32 active"));
+		}
+		sline_list_release(&l);
+	}
+	inspect_release(&in);
+}
+
+/* Writes a trace file of one launch of tiledKernel, recorded from FILE. */
+static void write_trace(const char *path, const char *file, uint32_t nkernels)
+{
+	struct emu_trace_file *f = calloc(1, sizeof(*f));
+	f->magic = EMU_TRACE_MAGIC;
+	f->version = EMU_TRACE_VERSION;
+	f->seq = 2;
+	f->launch = 1;
+	snprintf(f->kernel, sizeof(f->kernel), "_Z11tiledKernelPfi");
+	snprintf(f->file, sizeof(f->file), "%s", file);
+	f->grid[0] = f->grid[1] = f->grid[2] = 1;
+	f->block[0] = 64, f->block[1] = f->block[2] = 1;
+	f->nblocks = f->blocks_done = 1, f->nsms = 1, f->nlines = 1;
+	f->lines[0] = (struct emu_trace_line_snap){.line = 2, .warp_insns = 4, .lanes = 128,
+						   .gld_req = 2, .gld_sampled = 2, .gld_sectors = 8};
+	f->nkernels = nkernels;
+	snprintf(f->kernels[0].name, sizeof(f->kernels[0].name), "_Z11tiledKernelPfi");
+	f->kernels[0].block[0] = 64, f->kernels[0].block[1] = f->kernels[0].block[2] = 1;
+	FILE *out = fopen(path, "wb");
+	assert_non_null(out);
+	assert_int_equal(fwrite(f, sizeof(*f), 1, out), 1);
+	fclose(out);
+	free(f);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static char *render_tab(struct inspect *in, enum inspect_tab tab)
+{
+	in->tab = tab;
+	return render(in, 120, 30);
+}
+
+/* D10: the warps and memory tabs show a trace only of the open lab, and only while its
+ * file is the one that ran; the source lines come from that version. */
+static void test_trace_belongs_to_lab(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/pmpplab-tracetag-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char trace[128], tag_path[160], tiled[128], reduction[128];
+	snprintf(trace, sizeof(trace), "%s/trace.bin", dir);
+	snprintf(tag_path, sizeof(tag_path), "%s/trace.bin.tag", dir);
+	snprintf(tiled, sizeof(tiled), "%s/tiled.cu", dir);
+	snprintf(reduction, sizeof(reduction), "%s/reduction.cu", dir);
+	write_file(tiled, "#include <x>\n    a[i] = b[i]; // version 1\n");
+	write_file(reduction, "// reduction\n");
+
+	/* The TUI tags the run of 05 (tiled.cu) and the emulator writes its trace. */
+	struct tracetag t05, t09, now;
+	assert_int_equal(tracetag_of_file(&t05, "05-tiled-matmul", tiled), 0);
+	assert_int_equal(tracetag_write(tag_path, &t05), 0);
+	write_trace(trace, "/tmp/pmpplab-run-abc/tiled.cu", 1);
+	struct tracetag back;
+	assert_int_equal(tracetag_read(tag_path, &back), 0);
+	assert_int_equal(tracetag_compare(&back, &t05), TRACETAG_MATCH);
+
+	struct inspect in;
+	inspect_init(&in, trace, false);
+	inspect_expect(&in, &t05, tiled);
+	assert_true(inspect_refresh(&in));
+	assert_true(in.trace_mine);
+	char *s = render_tab(&in, INSPECT_WARPS);
+	assert_non_null(strstr(s, "kernel tiledKernel"));
+	assert_non_null(strstr(s, "a[i] = b[i]; // version 1")); /* line 2's text */
+	free(s);
+	unsigned block;
+	unsigned long dyn;
+	assert_true(inspect_launch_of(&in, "_Z11tiledKernelPfi", &block, &dyn));
+	assert_int_equal(block, 64);
+
+	/* Lab 09 open: 05's trace is not shown, anywhere. */
+	assert_int_equal(tracetag_of_file(&t09, "09-reduction", reduction), 0);
+	inspect_expect(&in, &t09, reduction);
+	inspect_refresh(&in);
+	assert_false(in.trace_mine);
+	for (int tab = INSPECT_WARPS; tab <= INSPECT_MEMORY; tab++) {
+		s = render_tab(&in, (enum inspect_tab)tab);
+		assert_non_null(strstr(s, "No trace of this lab yet: press r (run) to record one."));
+		assert_null(strstr(s, "tiledKernel"));
+		free(s);
+	}
+	assert_false(inspect_launch_of(&in, "_Z11tiledKernelPfi", &block, &dyn));
+
+	/* Back on 05, after an edit: the trace is of the old version. */
+	write_file(tiled, "#include <x>\n    c[i] = 0; // version 2, not run yet\n");
+	assert_int_equal(tracetag_of_file(&now, "05-tiled-matmul", tiled), 0);
+	assert_int_equal(tracetag_compare(&t05, &now), TRACETAG_OLD);
+	inspect_expect(&in, &now, tiled);
+	inspect_refresh(&in);
+	assert_false(in.trace_mine);
+	s = render_tab(&in, INSPECT_MEMORY);
+	assert_non_null(strstr(s, "No trace of this version of tiled.cu yet: press r (run)"));
+	assert_null(strstr(s, "version 2"));
+	free(s);
+
+	/* The run of version 2 is tagged and traced: its own source lines show. */
+	assert_int_equal(tracetag_write(tag_path, &now), 0);
+	write_trace(trace, "tiled.cu", 1);
+	inspect_refresh(&in);
+	assert_true(in.trace_mine);
+	s = render_tab(&in, INSPECT_MEMORY);
+	assert_non_null(strstr(s, "c[i] = 0; // version 2, not run yet"));
+	free(s);
+
+	/* A performance check ran the lab's solution after it: not the student's trace. */
+	write_trace(trace, "/labs/kernels/05-tiled-matmul/solution.cu", 1);
+	inspect_refresh(&in);
+	assert_false(in.trace_mine);
+
+	/* No tag (a trace from before tags, or another tool's): nothing shown. */
+	write_trace(trace, "tiled.cu", 1);
+	unlink(tag_path);
+	inspect_refresh(&in);
+	assert_false(in.trace_mine);
+	/* A run going for this lab, before its first kernel: it says it is coming. */
+	assert_int_equal(tracetag_write(tag_path, &now), 0);
+	unlink(trace);
+	in.run_going = true;
+	inspect_refresh(&in);
+	s = render_tab(&in, INSPECT_WARPS);
+	assert_non_null(strstr(s, "Building and running"));
+	free(s);
+
+	inspect_release(&in);
+	unlink(tag_path);
+	unlink(tiled);
+	unlink(reduction);
+	rmdir(dir);
+}
+
+static void test_tracetag_files(void **state)
+{
+	(void)state;
+	struct tracetag t;
+	assert_int_equal(tracetag_read("/nonexistent/trace.bin.tag", &t), -ENOENT);
+	char path[] = "/tmp/pmpplab-tag-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "something else\n", 15), 15);
+	close(fd);
+	assert_int_equal(tracetag_read(path, &t), -EINVAL);
+	assert_int_equal(tracetag_of_file(&t, "01-vecadd", "/nonexistent/vecadd.cu"), -ENOENT);
+	unlink(path);
+	char *p = tracetag_path("/ws/.pmpplab/trace.bin");
+	assert_string_equal(p, "/ws/.pmpplab/trace.bin.tag");
+	free(p);
+	struct tracetag a = {.lab = "01-vecadd", .file = "vecadd.cu", .size = 10, .hash = 7};
+	struct tracetag b = a;
+	assert_int_equal(tracetag_compare(&a, &b), TRACETAG_MATCH);
+	b.hash = 8;
+	assert_int_equal(tracetag_compare(&a, &b), TRACETAG_OLD);
+	snprintf(b.lab, sizeof(b.lab), "02-greyscale");
+	assert_int_equal(tracetag_compare(&a, &b), TRACETAG_OTHER_LAB);
+	assert_true(tracetag_is_file(&a, "/tmp/pmpplab-run-x/vecadd.cu"));
+	assert_true(tracetag_is_file(&a, ""));
+	assert_false(tracetag_is_file(&a, "solution.cu"));
 }
 
 int main(void)
@@ -171,6 +403,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_occupancy),
 		cmocka_unit_test(test_warps_memory),
+		cmocka_unit_test(test_fits_80_columns),
+		cmocka_unit_test(test_trace_belongs_to_lab),
+		cmocka_unit_test(test_tracetag_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

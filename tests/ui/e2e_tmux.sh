@@ -3,7 +3,9 @@
 # on the emulator backend and reads the screen with capture-pane. The student's loop:
 # the list is visible, open lab 01, run it, the starter fails, the test "fixes" the file
 # (copies the lab's solution over it), watch mode regrades and it passes, the terminal
-# shrinks to 80x24 and the screen still works, back to the list, quit.
+# shrinks to 80x24 and the screen still works, back to the list, quit. Then the same
+# on a vt100 (F-keys it has no terminfo for), SIGTERM in the middle of a grade, and a
+# reset whose message survives the regrade it triggers.
 #
 # usage: e2e_tmux.sh PMPPLAB SOURCE_ROOT
 # Exits 77 (skipped) without tmux, with PMPPLAB_SKIP_E2E set, or when this build cannot
@@ -150,6 +152,18 @@ wait_for 120 "FAILED"
 capture fail-160x48 >/dev/null
 grep -Eq "(✘|x) correctness" "$SCREENS/fail-160x48.txt" || fail "no failed correctness check shown"
 
+# 3b. At 80x24 the failed checks fill the results pane: a revealed hint must still come
+#     into view (it is listed below them), not be drawn off-screen.
+tm resize-window -t e2e -x 80 -y 24
+wait_for 10 "Reading +Results"
+tm send-keys -t e2e n
+wait_for 5 "Hint 1 of [0-9]+ shown"
+wait_for 5 " 1\. Each of A, B and C needs its own device buffer"
+capture hint-80x24 >/dev/null
+[ "$(wc -l <"$SCREENS/hint-80x24.txt")" -le 24 ] || fail "screen taller than 24 rows"
+tm resize-window -t e2e -x 160 -y 48
+wait_for 10 "Lab 01: Vector addition"
+
 # 4. Fix the file the way an editor that saves by rename would, and let watch mode
 #    regrade it without a key press.
 cp "$SRC/kernels/$LAB/solution.cu" "$WORK/ws/$LAB/.$STUDENT.new"
@@ -185,6 +199,86 @@ capture list-ascii >/dev/null
 if LC_ALL=C grep -q '[^ -~]' "$SCREENS/list-ascii.txt"; then
 	fail "non-ASCII characters on the screen in an ASCII locale"
 fi
+# 7b. On that vt100 (whose terminfo knows no xterm F5, "\E[15~"), F5 runs the lab: it
+#     must not act as Esc (back to the list) followed by stray keys.
+tm send-keys -t e2e Enter
+wait_for 10 "Reading +Results"
+tm send-keys -t e2e F5
+wait_for 60 "Quick run|PASSED|FAILED"
+sleep 0.5
+capture vt100-F5 >/dev/null
+grep -Eq "Reading +Results" "$SCREENS/vt100-F5.txt" || fail "F5 left the lab view under TERM=vt100"
+grep -q "Status" "$SCREENS/vt100-F5.txt" && fail "F5 went back to the list under TERM=vt100"
+tm send-keys -t e2e F1
+wait_for 5 "The loop"
+tm send-keys -t e2e Escape
+wait_for 5 "Reading +Results"
+tm send-keys -t e2e Escape
+wait_for 10 "$LAB +[0-9]+ +Vector addition"
 quit_and_check
 
-echo "ok: list, open, run (failed), fix, watch (passed), 80x24, back, quit, ASCII/mono"
+# 8. SIGTERM in the middle of a grade: pmpplab stops the run, the grader's temporary
+#    folder goes, the terminal is given back, and the exit status is 128 + 15.
+tm kill-session -t e2e
+tm -f /dev/null new-session -d -s e2e -x 80 -y 24 \
+	"cd '$WORK/ws' && LANG=C.UTF-8 LC_ALL=C.UTF-8 '$PMPPLAB' --labs '$SRC/labs' --backend $BACKEND; echo \$? >'$STATUS'"
+tm set-option -t e2e remain-on-exit on >/dev/null
+wait_for 10 "$LAB .*passed"
+pane_pid=$(tm display-message -p -t e2e '#{pane_pid}')
+pid=$(ps -e -o pid=,ppid=,comm= | awk -v p="$pane_pid" '$2 == p && $3 == "pmpplab" { print $1 }')
+[ -n "$pid" ] || fail "no pmpplab process under the pane"
+tm send-keys -t e2e g
+# The run's folder, from the command lines of the programs it runs (other graders may
+# be making folders of their own in /tmp meanwhile).
+newrun=""
+deadline=$((SECONDS + 60))
+while [ -z "$newrun" ] && [ $SECONDS -lt $deadline ]; do
+	newrun=$(ps -e -o ppid=,args= | awk -v p="$pid" '$1 == p' |
+		grep -o '/tmp/pmpplab-run-[A-Za-z0-9]*' | head -1)
+	[ -n "$newrun" ] || sleep 0.05
+done
+[ -n "$newrun" ] || fail "no program of the grade ran in a /tmp/pmpplab-run-* folder"
+kill -TERM "$pid"
+deadline=$((SECONDS + 30))
+while [ ! -s "$STATUS" ]; do
+	[ $SECONDS -lt $deadline ] || fail "pmpplab did not end on SIGTERM"
+	sleep 0.2
+done
+[ "$(cat "$STATUS")" = 143 ] || fail "pmpplab ended with status $(cat "$STATUS") on SIGTERM, want 143"
+rm -f "$STATUS"
+# grade_lab removes its folder only when the name does not end in 'X' (its test for a
+# failed mkdtemp), so one grade in 62 leaves it, quit or not: not this test's business.
+case $newrun in
+*X)
+	echo "note: $newrun ends in X: grade_lab keeps such folders (grader/grade.c)"
+	rm -rf "$newrun"
+	;;
+*) [ ! -e "$newrun" ] || fail "the grade's folder $newrun was left behind after SIGTERM" ;;
+esac
+grep -q '"passed"' "$WORK/ws/.pmpplab/state.json" || fail "state.json lost on SIGTERM"
+
+# 9. Reset: the message names the real backup, and the regrade the reset triggers (the
+#    file changed) does not wipe it out.
+tm kill-session -t e2e
+tm -f /dev/null new-session -d -s e2e -x 80 -y 24 \
+	"cd '$WORK/ws' && LANG=C.UTF-8 LC_ALL=C.UTF-8 '$PMPPLAB' --labs '$SRC/labs' --backend $BACKEND; echo \$? >'$STATUS'"
+tm set-option -t e2e remain-on-exit on >/dev/null
+wait_for 10 "$LAB .*passed"
+tm send-keys -t e2e Enter
+wait_for 10 "Reading +Results"
+backup=$(cd "$WORK/ws/$LAB" && n=1 && while [ -e "$STUDENT.bak.$n" ]; do n=$((n + 1)); done && echo "$STUDENT.bak.$n")
+tm send-keys -t e2e R
+wait_for 5 "Reset $LAB to its starter\\?"
+tm send-keys -t e2e y
+wait_for 10 "kept as $LAB/$backup"
+[ -f "$WORK/ws/$LAB/$backup" ] || fail "no backup $backup made by the reset"
+wait_for 120 "FAILED"
+sleep 0.5
+capture reset-80x24 >/dev/null
+grep -q "kept as $LAB/$backup" "$SCREENS/reset-80x24.txt" || fail "the regrade after the reset hid the backup's name"
+grep -q 'bak\.N' "$SCREENS/reset-80x24.txt" && fail "the reset message shows bak.N, not the backup's name"
+tm send-keys -t e2e Escape
+wait_for 10 "$LAB +[0-9]+ +Vector addition"
+quit_and_check
+
+echo "ok: list, open, run (failed), hint in view, fix, watch (passed), 80x24, back, quit, ASCII/mono, vt100 F5, SIGTERM, reset"

@@ -11,7 +11,14 @@
 
 #include <cmocka.h>
 
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fsutil.h"
 #include "job.h"
+#include "runner.h"
 
 static pthread_mutex_t gate = PTHREAD_MUTEX_INITIALIZER;
 static pthread_t grader_thread;
@@ -42,6 +49,17 @@ static int fake_grade(const struct lab_spec *spec, const struct grade_opts *opts
 	return 0;
 }
 
+static unsigned hooked;
+static pthread_t hook_thread;
+
+static void count_hook(void *ctx, const struct grade_progress *p)
+{
+	(void)p;
+	unsigned *n = ctx;
+	(*n)++;
+	hook_thread = pthread_self();
+}
+
 static int next_event(struct job *j, struct job_event *ev)
 {
 	struct pollfd p = {job_fd(j), POLLIN, 0};
@@ -55,6 +73,7 @@ static void test_events_in_order(void **state)
 	(void)state;
 	struct job *j = job_new(fake_grade);
 	assert_non_null(j);
+	job_on_progress(j, count_hook, &hooked);
 	struct grade_opts opts = {.backend = BACKEND_EMU, .submission = "/ws/01/vecadd.cu"};
 	pthread_mutex_lock(&gate);
 	assert_int_equal(job_start(j, NULL, &opts), 0);
@@ -85,6 +104,9 @@ static void test_events_in_order(void **state)
 	assert_int_equal(ev.kind, JOB_DONE);
 	assert_int_equal(ev.rc, 0);
 	assert_false(pthread_equal(grader_thread, pthread_self()));
+	/* The hook saw each progress message, on the grading thread. */
+	assert_int_equal(hooked, 4);
+	assert_true(pthread_equal(hook_thread, grader_thread));
 	assert_non_null(ev.report);
 	assert_int_equal(ev.report->n_tests, 2);
 	assert_string_equal(ev.report->submission, "/ws/01/vecadd.cu");
@@ -109,10 +131,75 @@ static void test_events_in_order(void **state)
 	job_free(j);
 }
 
+static char tmpdir[64];
+
+/* A grader like grade_lab: a temporary folder, a child per step (each would run for a
+ * minute), and the folder removed on the way out, whatever the steps did. */
+static int slow_grade(const struct lab_spec *spec, const struct grade_opts *opts,
+		      struct report **out, struct diag_list *diags)
+{
+	(void)spec;
+	(void)diags;
+	if (!mkdtemp(tmpdir))
+		return -errno;
+	char *file;
+	if (asprintf(&file, "%s/big.bin", tmpdir) > 0) {
+		FILE *f = fopen(file, "w");
+		if (f)
+			fclose(f);
+		free(file);
+	}
+	for (unsigned i = 0; i < 3; i++) {
+		struct grade_progress p = {GRADE_STAGE_DATASET, i, 3, "large"};
+		opts->progress(opts->userdata, &p);
+		char *argv[] = {"/bin/sh", "-c", "sleep 60 & sleep 60", NULL};
+		struct runner_opts ro = {.argv = argv, .timeout_ms = 120000};
+		struct runner_result res;
+		if (runner_run(&ro, &res) == 0)
+			runner_result_release(&res);
+	}
+	fs_remove_tree(tmpdir);
+	*out = report_new("01-vecadd", opts->submission, "emu", 1);
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Quitting during a run: job_cancel ends it within its bound, and the grader's own
+ * clean-up still runs, so nothing is left in /tmp. */
+static void test_cancel_cleans_up(void **state)
+{
+	(void)state;
+	struct job *j = job_new(slow_grade);
+	assert_non_null(j);
+	assert_int_equal(job_cancel(j, 100), 0); /* idle: nothing to do */
+	strcpy(tmpdir, "/tmp/pmpplab-job-test-XXXXXX");
+	struct grade_opts opts = {.backend = BACKEND_EMU, .submission = "/ws/01/vecadd.cu"};
+	assert_int_equal(job_start(j, NULL, &opts), 0);
+	struct job_event ev;
+	assert_int_equal(next_event(j, &ev), 1); /* the first step runs */
+	assert_int_equal(ev.kind, JOB_PROGRESS);
+	usleep(200 * 1000);
+	struct stat st;
+	assert_int_equal(stat(tmpdir, &st), 0);
+	double t0 = now_s();
+	assert_int_equal(job_cancel(j, 10000), 0);
+	assert_true(now_s() - t0 < 5);
+	assert_false(job_busy(j));
+	assert_int_not_equal(stat(tmpdir, &st), 0); /* removed by the grader's clean-up */
+	job_free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_events_in_order),
+		cmocka_unit_test(test_cancel_cleans_up),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,6 +33,10 @@ static void test_lookup(void **state)
 		{KEYMAP_ESC, VIEW_LIST, ACT_NONE},    {KEYMAP_TAB, VIEW_LAB, ACT_SWITCH},
 		{'R', VIEW_LIST, ACT_RESET},	      {KEYMAP_RESIZE, VIEW_HELP, ACT_RESIZE},
 		{'x', VIEW_LIST, ACT_NONE},
+		/* the panels: p and F8 open them; r runs there (the occupancy tab sees it first) */
+		{'p', VIEW_LIST, ACT_INSPECT},	      {KEYMAP_F(8), VIEW_LAB, ACT_INSPECT},
+		{'r', VIEW_INSPECT, ACT_RUN},	      {KEYMAP_F(5), VIEW_INSPECT, ACT_RUN},
+		{'q', VIEW_INSPECT, ACT_BACK},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		enum ui_action got = keymap_lookup(cases[i].key, cases[i].view);
@@ -42,7 +46,7 @@ static void test_lookup(void **state)
 	}
 }
 
-/* The key bar shows F1 F2 F5 F6 F7 F10 in that order, each once. */
+/* The key bar shows F1 F2 F5 F6 F7 F8 F10 in that order, each once. */
 static void test_keybar(void **state)
 {
 	(void)state;
@@ -55,7 +59,7 @@ static void test_keybar(void **state)
 			strcat(bar, b[i].label);
 			strcat(bar, " ");
 		}
-	assert_string_equal(bar, "F1Help F2Edit F5Run F6Grade F7Hint F10Quit ");
+	assert_string_equal(bar, "F1Help F2Edit F5Run F6Grade F7Hint F8Panels F10Quit ");
 }
 
 struct calls {
@@ -118,6 +122,43 @@ static void test_names(void **state)
 	assert_string_equal(keymap_action_doc(ACT_HINT), "reveal the next hint");
 }
 
+/* Escape sequences a terminal sends that its terminfo may not name: known ones become
+ * keys, unknown complete ones are swallowed, Esc then a letter stays Esc + letter. */
+static void test_escape_sequences(void **state)
+{
+	(void)state;
+	struct {
+		const char *seq;
+		int want;
+	} cases[] = {
+		{"[15~", KEYMAP_F(5)},  {"[17~", KEYMAP_F(6)},	 {"[21~", KEYMAP_F(10)},
+		{"OP", KEYMAP_F(1)},    {"[11~", KEYMAP_F(1)},	 {"[[E", KEYMAP_F(5)},
+		{"[A", KEYMAP_UP},      {"OD", KEYMAP_LEFT},	 {"[5~", KEYMAP_PGUP},
+		{"[6~", KEYMAP_PGDN},   {"[Z", KEYMAP_BTAB},	 {"[1~", KEYMAP_HOME},
+		/* complete but unknown: swallowed whole */
+		{"[15;2~", KEYMAP_IGNORE}, {"[2~", KEYMAP_IGNORE}, {"[200~", KEYMAP_IGNORE},
+		{"OX", KEYMAP_IGNORE},  {"[?1;2c", KEYMAP_IGNORE},
+		/* not finished yet: read more */
+		{"[", KEYMAP_SEQ_MORE}, {"[1", KEYMAP_SEQ_MORE}, {"[15", KEYMAP_SEQ_MORE},
+		{"[15;", KEYMAP_SEQ_MORE}, {"O", KEYMAP_SEQ_MORE}, {"[[", KEYMAP_SEQ_MORE},
+		/* Esc then a key (Alt+x) */
+		{"x", KEYMAP_SEQ_NOT},  {"q", KEYMAP_SEQ_NOT},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int got = keymap_escape(cases[i].seq, (unsigned)strlen(cases[i].seq));
+		if (got != cases[i].want)
+			fail_msg("ESC %s: %d, want %d", cases[i].seq, got, cases[i].want);
+	}
+	/* Every sequence in the table decodes to its key (define_key gets the same). */
+	unsigned n;
+	const struct keymap_seq *t = keymap_escape_table(&n);
+	assert_true(n >= 12);
+	for (unsigned i = 0; i < n; i++)
+		assert_int_equal(keymap_escape(t[i].seq, (unsigned)strlen(t[i].seq)), t[i].key);
+	/* F5 runs in the lab view, wherever its sequence came from. */
+	assert_int_equal(keymap_lookup(keymap_escape("[15~", 4), VIEW_LAB), ACT_RUN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -125,6 +166,7 @@ int main(void)
 		cmocka_unit_test(test_keybar),
 		cmocka_unit_test(test_dispatch),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_escape_sequences),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,8 +48,9 @@ static void test_160x48(void **state)
 	assert_true(l.split);
 	assert_rect(&l.body, 1, 0, 45, 160);
 	assert_rect(&l.keybar, 47, 0, 1, 160);
-	assert_rect(&l.list, 1, 0, 33, 160);
-	assert_rect(&l.detail, 34, 0, 12, 160); /* the summary is capped */
+	/* The list takes its rows; the summary (and the reading's start) the rest. */
+	assert_rect(&l.list, 1, 0, 13, 160);
+	assert_rect(&l.detail, 14, 0, 32, 160);
 	assert_int_equal(l.tabs.h, 0);
 	assert_rect(&l.reading, 1, 0, 45, 80);
 	assert_rect(&l.divider, 1, 80, 45, 1);

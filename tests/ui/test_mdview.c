@@ -131,6 +131,39 @@ static void test_code_block(void **state)
 	assert_string_equal(line(0), "  a_b * c_d");
 }
 
+/* A code line too wide for the screen is cut, and a marker in its last cell says so:
+ * wrapping would move its end (a diagram's arrow) to a row of its own. */
+static void test_code_cut(void **state)
+{
+	(void)state;
+	glyph_set_ascii(false);
+	/* The diagram line of lab 01 that wrapped its last '>' at 80 columns (78 inside). */
+	const char *md = "```\n"
+			 "   host memory\n"
+			 "                                           |  vecAddKernel<<<blocks, threads>>>\n"
+			 "  +-----------+\n"
+			 "```\n";
+	render(md, 78);
+	assert_int_equal(lines.n, 3); /* no continuation row */
+	assert_string_equal(line(0), "   host memory");
+	assert_int_equal(sline_width(&lines.lines[1]), 78);
+	const char *cut = line(1);
+	size_t n = strlen(cut);
+	assert_true(n > 2 && strcmp(cut + n - 2, "\u00bb") == 0); /* the marker, last */
+	assert_int_equal(role_of(1, "\u00bb"), ROLE_MARKER);
+	assert_non_null(strstr(cut, "vecAddKernel<<<blocks, threads>"));
+	assert_string_equal(line(2), "  +-----------+");
+	/* A line that fits exactly is not cut. */
+	render("```\n12345678901234567890\n```\n", 20);
+	assert_string_equal(line(0), "12345678901234567890");
+	/* ASCII terminals get a '$', as nano marks a cut line. */
+	glyph_set_ascii(true);
+	render("```\nabcdefghijklmnopqrstuvwxyz\n```\n", 20);
+	assert_string_equal(line(0), "abcdefghijklmnopqrs$");
+	assert_int_equal(lines.n, 1);
+	glyph_set_ascii(false);
+}
+
 static void test_table(void **state)
 {
 	(void)state;
@@ -142,11 +175,58 @@ static void test_table(void **state)
 	assert_string_equal(line(2), " small   \u2502  1000"); /* right-aligned column */
 	assert_string_equal(line(3), " odd     \u2502 70001");
 	assert_int_equal(lines.n, 4);
-	/* Too wide: the widest column shrinks and shows an ellipsis. */
+	/* Too wide: the widest column shrinks and its text wraps inside it, nothing lost. */
 	render("| a | b |\n|---|---|\n| x | a very long cell that cannot fit |\n", 20);
 	for (unsigned i = 0; i < lines.n; i++)
 		assert_true(sline_width(&lines.lines[i]) <= 20);
-	assert_non_null(strstr(line(2), "\u2026"));
+	assert_string_equal(line(2), " x \u2502 a very long");
+	assert_string_equal(line(3), "   \u2502 cell that");
+	assert_string_equal(line(4), "   \u2502 cannot fit");
+	assert_int_equal(lines.n, 5);
+	for (unsigned i = 0; i < lines.n; i++)
+		assert_null(strstr(line(i), "\u2026"));
+}
+
+/* Lab 01's table at 80 columns: the two cudaMemcpy rows differ only at their ends, so
+ * cutting them made them read the same; wrapped, both directions show. */
+static void test_table_wrap_keeps_text(void **state)
+{
+	(void)state;
+	glyph_set_ascii(false);
+	const char *md =
+		"| call | what it does |\n|---|---|\n"
+		"| `cudaMalloc((void **)&A_d, bytes)` | reserves `bytes` bytes of device memory |\n"
+		"| `cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice)` | copies host to device; the destination comes first |\n"
+		"| `cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost)` | copies device to host |\n";
+	render(md, 78);
+	char all[4096] = "";
+	for (unsigned i = 0; i < lines.n; i++) {
+		assert_true(sline_width(&lines.lines[i]) <= 78);
+		assert_null(strstr(line(i), "\u2026"));
+		strcat(all, line(i));
+		strcat(all, "\n");
+	}
+	print_message("%s", all);
+	/* Each row's cells start on the same line and continue under themselves. */
+	int h2d = -1, d2h = -1;
+	for (unsigned i = 0; i < lines.n; i++) {
+		if (strstr(line(i), "cudaMemcpy(dst") && h2d < 0)
+			h2d = (int)i;
+		else if (strstr(line(i), "cudaMemcpy(dst"))
+			d2h = (int)i;
+	}
+	assert_true(h2d > 0 && d2h > h2d + 1);
+	assert_non_null(strstr(line((unsigned)h2d + 1), "HostToDevice"));
+	assert_non_null(strstr(line((unsigned)d2h + 1), "DeviceToHost"));
+	assert_int_equal(role_of((unsigned)d2h + 1, "DeviceToHost"), ROLE_CODE);
+	assert_non_null(strstr(all, "comes first"));
+	/* The second column's continuation lines up under its first line. */
+	const char *bar0 = strstr(line((unsigned)h2d), "\u2502");
+	const char *bar1 = strstr(line((unsigned)h2d + 1), "\u2502");
+	assert_non_null(bar0);
+	assert_non_null(bar1);
+	assert_int_equal(utf8_width(line((unsigned)h2d), (size_t)(bar0 - line((unsigned)h2d))),
+			 utf8_width(line((unsigned)h2d + 1), (size_t)(bar1 - line((unsigned)h2d + 1))));
 }
 
 static void test_quote_rule_entities(void **state)
@@ -184,7 +264,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_headings), cmocka_unit_test(test_emphasis),
 		cmocka_unit_test(test_wrap),	 cmocka_unit_test(test_lists),
-		cmocka_unit_test(test_code_block), cmocka_unit_test(test_table),
+		cmocka_unit_test(test_code_block), cmocka_unit_test(test_code_cut),
+		cmocka_unit_test(test_table),	   cmocka_unit_test(test_table_wrap_keeps_text),
 		cmocka_unit_test(test_quote_rule_entities), cmocka_unit_test(test_ascii),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

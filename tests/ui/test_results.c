@@ -70,7 +70,7 @@ static int find(const char *needle)
 static void render(const struct results_input *in)
 {
 	sline_list_release(&out);
-	results_render(in, &out);
+	results_render(in, &out, NULL);
 }
 
 static void test_running_checklist(void **state)
@@ -158,7 +158,120 @@ static void test_failed_dataset_and_runtime_line(void **state)
 	assert_true(fault > small);
 	assert_string_equal(out.lines[fault + 1].text, "     5 |     a[i] = 0;");
 	assert_true(find("3 of 1000 wrong") > fault);
-	assert_int_equal(results_first_error_line(r, student), 0);
+	/* No compiler error: the editor opens at the runtime fault's line. */
+	assert_int_equal(results_first_error_line(r, student), 5);
+	report_free(r);
+}
+
+/* Where e (edit) opens the file: the first compiler error, else the first FILE:LINE of
+ * the student's file that a failed test's output names (fault, memcheck, barriers). */
+static void test_first_error_line_runtime(void **state)
+{
+	(void)state;
+	const char *base = strrchr(student, '/') + 1;
+	char *text;
+	struct report *r = report_new("01-vecadd", student, "emu", 1);
+	report_add(r, "build", 0, true, NULL);
+	/* A passed test's locations do not count (barriers warnings, say). */
+	assert_true(asprintf(&text, "%s:3: warning: a barrier in a branch", base) > 0);
+	report_add(r, "correctness: odd", 2, true, "%s", text);
+	free(text);
+	/* Other files and numbers that only look like locations do not count either. */
+	assert_true(asprintf(&text, "C: 3 of 9 wrong (first at index 0, last at 8)\n"
+				    "  C[0]: expected 1.5, got 2\n"
+				    "/usr/include/cuda_runtime.h:211: note: in this call\n"
+				    "    at 0x7f:12 in libcuda\n"
+				    "  %s:17: error: thread (1,0,0) of block (0,0,0): read past the end\n"
+				    "%s:37: an illegal memory access was encountered",
+		     base, student) > 0);
+	report_add(r, "correctness: small", 2, false, "%s", text);
+	free(text);
+	assert_int_equal(results_first_error_line(r, student), 17);
+	report_free(r);
+
+	/* compute-sanitizer's "in FILE:LINE" form, and a barriers finding. */
+	r = report_new("05-tiled", student, "gpu", 1);
+	assert_true(asprintf(&text, "========= Invalid __global__ read of size 4 bytes\n"
+				    "=========     at vecAdd(const float *, float *, int)+0x70 in %s:23\n",
+		     student) > 0);
+	report_add(r, "memcheck", 2, false, "%s", text);
+	free(text);
+	assert_int_equal(results_first_error_line(r, student), 23);
+	report_free(r);
+	r = report_new("05-tiled", student, "emu", 1);
+	assert_true(asprintf(&text, "%s:31: error: shared tile read before the barrier\n  why: ...", base) > 0);
+	report_add(r, "barriers", 2, false, "%s", text);
+	free(text);
+	assert_int_equal(results_first_error_line(r, student), 31);
+	report_free(r);
+
+	assert_int_equal(results_find_location("no location here: 12 of 40", student), 0);
+	assert_int_equal(results_find_location("(see other.cu:4:)", student), 0);
+	assert_int_equal(results_find_location(NULL, student), 0);
+}
+
+/* A check a quick run (or the emulator) did not measure reads as skipped, not passed. */
+static void test_not_measured_is_skipped(void **state)
+{
+	(void)state;
+	struct report *r = report_new("01-vecadd", student, "emu", 1);
+	report_add(r, "build", 0, true, NULL);
+	report_add(r, "performance: large", 0, true,
+		   "NOT MEASURED in a quick run (dataset large was skipped); grade fully to measure speed");
+	report_add(r, "memcheck", 2, true, NULL);
+	struct results_input in = {.spec = &spec, .student_path = student, .report = r,
+				   .report_quick = true, .width = 80};
+	render(&in);
+	int p = find("performance: large");
+	assert_true(p > 0);
+	assert_string_equal(out.lines[p].text,
+			    " - performance: large (not measured in a quick run)");
+	assert_int_equal(sline_role_at(&out.lines[p], 1), ROLE_DIM);
+	assert_true(find(" + memcheck  2/2") > p);
+	char why[96];
+	const struct report_test emu = {.name = "performance: large", .status = TEST_PASSED,
+					.output = "NOT MEASURED on the emulator: speed is graded on a GPU"};
+	assert_true(results_test_skipped(&emu, why, sizeof(why)));
+	assert_string_equal(why, "not measured on the emulator");
+	/* With points at stake, or failed, it is a real result. */
+	const struct report_test scored = {.name = "p", .status = TEST_PASSED, .max_score = 2,
+					   .output = "NOT MEASURED on the emulator"};
+	assert_false(results_test_skipped(&scored, why, sizeof(why)));
+	report_free(r);
+}
+
+/* The reset's note stays on top of the pane, through the run that follows. */
+static void test_notice_on_top(void **state)
+{
+	(void)state;
+	struct results_run run = {.running = true, .quick = true, .stage = GRADE_STAGE_BUILD};
+	struct results_input in = {.spec = &spec, .student_path = student, .run = &run,
+				   .notice = "Reset to the starter. Your file is kept as 01-vecadd/vecadd.cu.bak.3.",
+				   .width = 50};
+	render(&in);
+	assert_int_equal(find("Reset to the starter"), 0);
+	assert_true(find("vecadd.cu.bak.3") >= 0);
+	assert_int_equal(sline_role_at(&out.lines[0], 1), ROLE_WARN);
+	assert_true(find("Quick run") > 0);
+}
+
+/* The pane says where each hint is, so the panel can scroll a new one into view. */
+static void test_hint_marks(void **state)
+{
+	(void)state;
+	struct report *r = make_report(true);
+	struct results_input in = {.spec = &spec, .student_path = student, .report = r,
+				   .hints = 2, .width = 30};
+	struct results_marks m;
+	sline_list_release(&out);
+	results_render(&in, &out, &m);
+	assert_int_equal(m.nhints, 2);
+	assert_true(m.hints_head > 0 && m.hints_head < m.hint_first[0]);
+	assert_non_null(strstr(out.lines[m.hints_head].text, "Hints"));
+	assert_non_null(strstr(out.lines[m.hint_first[0]].text, " 1. Each thread"));
+	assert_true(m.hint_end[0] == m.hint_first[1]);
+	assert_non_null(strstr(out.lines[m.hint_first[1]].text, " 2. Round"));
+	assert_int_equal(m.hint_end[1], out.n);
 	report_free(r);
 }
 
@@ -259,6 +372,10 @@ int main(void)
 		cmocka_unit_test(test_config_error),
 		cmocka_unit_test(test_phase_timing),
 		cmocka_unit_test(test_output_indent),
+		cmocka_unit_test(test_first_error_line_runtime),
+		cmocka_unit_test(test_not_measured_is_skipped),
+		cmocka_unit_test(test_notice_on_top),
+		cmocka_unit_test(test_hint_marks),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
