@@ -445,10 +445,11 @@ int grade_lab(const struct lab_spec *spec, const struct grade_opts *opts, struct
 	uint64_t seed = opts->seed ? opts->seed : datagen_fresh_seed();
 	g.report = report_new(spec->id, g.source, backend_name(g.backend), seed);
 	snprintf(g.tmp, sizeof(g.tmp), "/tmp/pmpplab-run-XXXXXX");
-	int rc = g.report && mkdtemp(g.tmp) ? 0 : -errno;
+	bool made = g.report && mkdtemp(g.tmp); /* its random name may end in X too */
+	int rc = made ? 0 : errno ? -errno : -ENOMEM;
 	if (rc == 0)
 		rc = grade_run(&g);
-	if (g.tmp[strlen(g.tmp) - 1] != 'X')
+	if (made)
 		fs_remove_tree(g.tmp);
 	build_result_release(&g.prog);
 	build_result_release(&g.ref);

@@ -281,8 +281,10 @@ static int measured_run(const struct perf_context *ctx, const struct build_resul
 	char result[PATH_MAX], ptx[PATH_MAX + 32];
 	snprintf(result, sizeof(result), "%s/perf.result", ctx->tmp);
 	snprintf(ptx, sizeof(ptx), "PMPPLAB_EMU_PTX=%s", b->ptx ? b->ptx : "");
-	/* The race checker installs its own hooks over ours: keep it off in measured runs. */
-	char *env[] = { (char *)mode, ptx, "PMPPLAB_EMU_RACECHECK=0", NULL };
+	/* The race checker installs its own hooks over ours: keep it off in measured runs.
+	 * The solution's runs leave the live trace (the TUI's panels) to the student's. */
+	char *env[] = { (char *)mode, ptx, "PMPPLAB_EMU_RACECHECK=0",
+			b == ctx->student ? NULL : "PMPPLAB_TRACE=", NULL };
 	const char *argv[] = { b->program, request, result, NULL };
 	unsigned timeout = 3 * ctx->timeout_ms + 30 * 1000;
 	struct runner_opts o = {
