@@ -43,8 +43,6 @@ struct job {
 	const struct lab_spec *spec;
 	struct grade_opts opts;
 	char *submission;
-	job_hook_fn hook;
-	void *hook_ctx;
 };
 
 struct job *job_new(job_grade_fn grade)
@@ -74,12 +72,6 @@ void job_free(struct job *j)
 	close(j->wfd);
 	free(j->submission);
 	free(j);
-}
-
-void job_on_progress(struct job *j, job_hook_fn hook, void *ctx)
-{
-	j->hook = hook;
-	j->hook_ctx = ctx;
 }
 
 int job_fd(const struct job *j)
@@ -116,8 +108,6 @@ static double job_ms(const struct timespec *a, const struct timespec *b)
 static void job_progress(void *userdata, const struct grade_progress *p)
 {
 	struct job *j = userdata;
-	if (j->hook)
-		j->hook(j->hook_ctx, p);
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	struct job_msg m = {.kind = JOB_PROGRESS, .stage = p->stage, .index = p->index,

@@ -48,11 +48,6 @@ void job_free(struct job *j);
  * (also when nothing was running), -ETIMEDOUT when the run did not end in time. Call
  * it only where every child of this process belongs to the job (at exit). */
 int job_cancel(struct job *j, unsigned timeout_ms);
-/* A hook called with each progress message on the grading thread, before the message
- * is posted, while the grader waits for it to return: for what must change between the
- * steps of a run. It must be quick and touch nothing the UI thread uses unlocked. */
-typedef void (*job_hook_fn)(void *ctx, const struct grade_progress *p);
-void job_on_progress(struct job *j, job_hook_fn hook, void *ctx);
 /* The read end of the message pipe, for poll(). */
 int job_fd(const struct job *j);
 /* Starts grading SPEC with OPTS (copied; opts->progress and userdata are replaced).

@@ -109,23 +109,6 @@ static void app_tag_trace(struct app *a, const struct lab_spec *spec)
 	free(tag_path);
 }
 
-/* job_on_progress hook, on the grading thread: no trace while the performance check
- * runs, since it runs the lab's solution after the student's program and the trace
- * would end up the solution's (the panels would then have nothing to show; the grader
- * does not know of traces to keep it out). Other steps trace. */
-static void app_trace_hook(void *ctx, const struct grade_progress *p)
-{
-	const struct app *a = ctx;
-	static bool off;
-	bool want_off = p->stage == GRADE_STAGE_CHECK && p->what && strcmp(p->what, "performance") == 0;
-	if (want_off == off || !a->trace_path)
-		return;
-	/* Replacing the value of a variable that exists swaps one pointer in environ; the
-	 * UI thread reads the environment only for $EDITOR, and glibc keeps old values. */
-	setenv("PMPPLAB_TRACE", want_off ? "" : a->trace_path, 1);
-	off = want_off;
-}
-
 /* Starts grading the open lab (or the selected one from the list). */
 static void app_run(struct app *a, bool quick)
 {
@@ -823,7 +806,6 @@ int tui_run(const char *ws, const char *labs_dir, enum backend_kind backend)
 	a.trace_path = xasprintf("%s/.pmpplab/trace.bin", a.ws);
 	setenv("PMPPLAB_TRACE", a.trace_path, 1);
 	a.inspect_panel = inspect_panel_new(&a, a.trace_path);
-	job_on_progress(a.job, app_trace_hook, &a);
 	int tty_stderr = tui_redirect_stderr(&a);
 	tui_catch_signals(); /* before initscr, so curses keeps its hands off them */
 	tui_screen_init(&a);
