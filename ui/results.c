@@ -24,44 +24,6 @@ static bool is_student_file(const char *file, const char *student)
 	return file && student && strcmp(base_name(file), base_name(student)) == 0;
 }
 
-/* Appends TEXT wrapped to WIDTH, each line after INDENT spaces, in ROLE. A line of TEXT
- * that starts with spaces keeps them, on its continuation lines too. */
-static void wrap_text(struct sline_list *out, const char *text, int indent, int width,
-		      enum ui_role role)
-{
-	const char *p = text;
-	while (*p) {
-		const char *eol = strchr(p, '\n');
-		size_t n = eol ? (size_t)(eol - p) : strlen(p);
-		int lead = 0;
-		while ((size_t)lead < n && p[lead] == ' ')
-			lead++;
-		int avail = width - indent - lead < 20 ? 20 : width - indent - lead;
-		p += lead;
-		n -= (size_t)lead;
-		do {
-			size_t fit = utf8_fit(p, n, avail);
-			if (fit < n) {
-				size_t sp = fit;
-				while (sp > 0 && p[sp] != ' ')
-					sp--;
-				if (sp > 0)
-					fit = sp;
-			}
-			struct sline *s = sline_list_add(out);
-			sline_printf(s, ROLE_NORMAL, "%*s", indent + lead, "");
-			sline_append(s, role, p, fit);
-			p += fit;
-			n -= fit;
-			while (n && *p == ' ') {
-				p++;
-				n--;
-			}
-		} while (n);
-		p = eol ? eol + 1 : p;
-	}
-}
-
 /* Reads line LINE (1-based) of PATH into a new string, tabs as 4 spaces; NULL if none. */
 static char *source_line(const char *path, unsigned line)
 {
@@ -208,10 +170,11 @@ static void render_build_diags(const struct results_input *in, struct sline_list
 						 d->col, diag_severity_name(d->severity))
 				     : xasprintf("%s: ", diag_severity_name(d->severity));
 		char *text = xasprintf("%s%s", head, d->message ? d->message : "");
-		wrap_text(out, text, 1, in->width,
-			  d->severity == DIAG_ERROR	? ROLE_FAIL
-			  : d->severity == DIAG_WARNING ? ROLE_WARN
-							: ROLE_DIM);
+		sline_list_wrap(out,
+				d->severity == DIAG_ERROR     ? ROLE_FAIL
+				: d->severity == DIAG_WARNING ? ROLE_WARN
+							      : ROLE_DIM,
+				1, in->width, text);
 		free(head);
 		free(text);
 		if (d->line && is_student_file(d->file, in->student_path))
@@ -229,7 +192,7 @@ static void render_output(const struct results_input *in, const char *output,
 	char *copy = xstrdup(output);
 	char *save = NULL;
 	for (char *ln = strtok_r(copy, "\n", &save); ln; ln = strtok_r(NULL, "\n", &save)) {
-		wrap_text(out, ln, 4, in->width, ROLE_NORMAL);
+		sline_list_wrap(out, ROLE_NORMAL, 4, in->width, ln);
 		char file[256];
 		unsigned line = 0;
 		if (sscanf(ln, "%255[^:\n ]:%u:", file, &line) == 2 && line &&
@@ -387,7 +350,7 @@ void results_render(const struct results_input *in, struct sline_list *out,
 	if (marks)
 		memset(marks, 0, sizeof(*marks));
 	if (in->notice && *in->notice) {
-		wrap_text(out, in->notice, 1, in->width, ROLE_WARN);
+		sline_list_wrap(out, ROLE_WARN, 1, in->width, in->notice);
 		sline_list_add(out);
 	}
 	if (in->run && in->run->running) {
@@ -401,7 +364,7 @@ void results_render(const struct results_input *in, struct sline_list *out,
 					     ? xasprintf("%s:%u: %s", d->file, d->line, d->message)
 				     : d->file ? xasprintf("%s: %s", d->file, d->message)
 					       : xstrdup(d->message);
-			wrap_text(out, text, 1, in->width, ROLE_FAIL);
+			sline_list_wrap(out, ROLE_FAIL, 1, in->width, text);
 			free(text);
 		}
 	} else if (in->report) {
@@ -409,10 +372,9 @@ void results_render(const struct results_input *in, struct sline_list *out,
 	} else {
 		sline_list_addf(out, ROLE_H2, "No results yet");
 		sline_list_add(out);
-		wrap_text(out,
-			  "Edit the file (e or F2), then press r (F5) for a quick run or g (F6) "
-			  "for a full grade. While this lab is open, every save runs it again.",
-			  1, in->width, ROLE_NORMAL);
+		sline_list_wrap(out, ROLE_NORMAL, 1, in->width,
+				"Edit the file (e or F2), then press r (F5) for a quick run or g (F6) "
+				"for a full grade. While this lab is open, every save runs it again.");
 	}
 	render_hints(in, out, marks);
 	if (marks) { /* line numbers from the first line this call added */

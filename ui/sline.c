@@ -180,11 +180,16 @@ bool sline_cut(struct sline *l, int width)
 void sline_list_wrap(struct sline_list *out, enum ui_role role, int indent, int width,
 		     const char *text)
 {
-	int avail = width - indent < 10 ? 10 : width - indent;
 	const char *p = text;
-	for (;;) {
+	while (*p) {
 		const char *eol = strchr(p, '\n');
 		size_t n = eol ? (size_t)(eol - p) : strlen(p);
+		int lead = 0; /* a line's own indent stays, on its continuation lines too */
+		while ((size_t)lead < n && p[lead] == ' ')
+			lead++;
+		int avail = width - indent - lead < 10 ? 10 : width - indent - lead;
+		p += lead;
+		n -= (size_t)lead;
 		do {
 			size_t fit = utf8_fit(p, n, avail);
 			if (fit < n) {
@@ -195,8 +200,8 @@ void sline_list_wrap(struct sline_list *out, enum ui_role role, int indent, int 
 					fit = sp;
 			}
 			struct sline *s = sline_list_add(out);
-			if (indent)
-				sline_printf(s, ROLE_NORMAL, "%*s", indent, "");
+			if (indent + lead)
+				sline_printf(s, ROLE_NORMAL, "%*s", indent + lead, "");
 			sline_append(s, role, p, fit);
 			p += fit;
 			n -= fit;
@@ -205,8 +210,6 @@ void sline_list_wrap(struct sline_list *out, enum ui_role role, int indent, int 
 				n--;
 			}
 		} while (n);
-		if (!eol)
-			break;
-		p = eol + 1;
+		p = eol ? eol + 1 : p;
 	}
 }

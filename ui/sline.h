@@ -48,7 +48,8 @@ void sline_printf(struct sline *l, enum ui_role role, const char *fmt, ...)
  * true when L was cut. */
 bool sline_cut(struct sline *l, int width);
 /* Appends TEXT (lines separated by '\n') word-wrapped to WIDTH cells in ROLE, each
- * screen line after INDENT spaces; a word longer than a line is split. */
+ * screen line after INDENT spaces; a line of TEXT that starts with spaces keeps them,
+ * on its continuation lines too; a word longer than a line is split. */
 void sline_list_wrap(struct sline_list *out, enum ui_role role, int indent, int width,
 		     const char *text);
 /* Display width in terminal cells. */
