@@ -22,6 +22,11 @@
 #include "sline.h"
 #include "tracetag.h"
 
+/* Screens narrower than this get the panels' short spellings. */
+#define INSPECT_WIDE 100
+/* The block size the occupancy view assumes for a kernel not launched yet. */
+#define INSPECT_DEFAULT_BLOCK 256
+
 enum inspect_tab { INSPECT_OCCUPANCY, INSPECT_WARPS, INSPECT_MEMORY, INSPECT_TABS };
 
 #define INSPECT_MAX_DEVICES 5
