@@ -55,18 +55,12 @@
 	} while (0)
 
 static const struct emu_hooks *_Atomic emu_hooks_cur;
-static _Atomic int emu_strict_exits_cur;
 static _Atomic uint64_t emu_insn_total;
 static FILE *emu_printf_stream;
 
 void emu_set_hooks(const struct emu_hooks *hooks)
 {
 	atomic_store(&emu_hooks_cur, hooks);
-}
-
-void emu_set_strict_exits(int strict)
-{
-	atomic_store(&emu_strict_exits_cur, strict != 0);
 }
 
 uint64_t emu_thread_instructions(void)
@@ -156,7 +150,7 @@ struct launch_ctx {
 	struct emu_trace *trace; /* issue 7 (panels): live trace, NULL = off */
 	struct emu_schedule sched; /* block and warp order (schedule.h) */
 	unsigned slice;            /* warp instructions before the next warp runs */
-	int strict_exits;          /* emu_set_strict_exits() at the launch's start */
+	int strict_exits;          /* the hooks' strict_exits at the launch's start */
 };
 
 /* ---- helpers -------------------------------------------------------------------- */
@@ -2424,7 +2418,7 @@ int emu_run(const struct emu_launch *l, struct emu_fault *fault)
 	}
 	L.nblocks = (unsigned)((uint64_t)g->x * g->y * g->z);
 	L.hooks = atomic_load(&emu_hooks_cur);
-	L.strict_exits = atomic_load(&emu_strict_exits_cur);
+	L.strict_exits = L.hooks && L.hooks->strict_exits;
 	emu_schedule_current(&L.sched);
 	L.slice = L.sched.slice ? L.sched.slice : TIMESLICE;
 	pthread_mutex_init(&L.lock, NULL);

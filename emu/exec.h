@@ -77,17 +77,16 @@ struct emu_hooks {
 	/* called when a warp reaches a barrier */
 	void (*on_barrier)(void *ctx, unsigned block_linear, unsigned warp, uint32_t active,
 			   unsigned line);
+	/* What lanes that branch to the kernel's end (an early `return`) do. 0: they exit
+	 * at the branch, as on Volta and later GPUs, where threads that exited no longer
+	 * count at __syncthreads(), so `if (i >= n) return; ... __syncthreads();` runs as on
+	 * a GPU (also the behaviour without hooks). 1: they wait at the branch's
+	 * reconvergence point instead, so a barrier the return splits a warp at stops the
+	 * launch (-EDEADLK): the race checker's view (race.h), for which a barrier after an
+	 * early return is a finding. */
+	int strict_exits;
 };
 void emu_set_hooks(const struct emu_hooks *hooks); /* process-wide; NULL turns off */
-
-/* What lanes that branch to the kernel's end (an early `return`) do. 0, the default:
- * they exit at the branch, as on Volta and later GPUs, where threads that exited no
- * longer count at __syncthreads(), so `if (i >= n) return; ... __syncthreads();` runs
- * as on a GPU. 1: they wait at the branch's reconvergence point instead, so a barrier
- * the return splits a warp at stops the launch (-EDEADLK): the race checker's view
- * (race.h), for which a barrier after an early return is a finding. Process-wide, read
- * at the start of each launch, like the hooks. */
-void emu_set_strict_exits(int strict);
 
 /* Cumulative thread-instruction count (for the benchmark). */
 uint64_t emu_thread_instructions(void);

@@ -642,6 +642,7 @@ struct race_tracker *race_new(const struct emu_launch *l)
 	t->hooks.on_insn = hook_insn;
 	t->hooks.on_access = hook_access;
 	t->hooks.on_barrier = hook_barrier;
+	t->hooks.strict_exits = 1; /* an early return before a barrier stays a finding */
 	return t;
 }
 
@@ -673,9 +674,7 @@ void race_finish(struct race_tracker *t)
 int race_run(struct race_tracker *t, struct emu_fault *fault)
 {
 	emu_set_hooks(race_hooks(t));
-	emu_set_strict_exits(1); /* an early return before a barrier stays a finding */
 	int rc = emu_run(t->l, fault);
-	emu_set_strict_exits(0);
 	emu_set_hooks(NULL);
 	race_finish(t);
 	return rc;

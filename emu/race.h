@@ -64,17 +64,15 @@ struct race_tracker;
 struct race_tracker *race_new(const struct emu_launch *l);
 void race_free(struct race_tracker *t); /* accepts NULL */
 
-/* The hooks to install with emu_set_hooks() around emu_run(l); ctx is t. Install
- * emu_set_strict_exits(1) with them, as race_run does, for barrier findings after an
- * early return inside a warp. */
+/* The hooks to install with emu_set_hooks() around emu_run(l); ctx is t. They ask
+ * for strict exits, so a barrier after an early return inside a warp is a finding. */
 const struct emu_hooks *race_hooks(struct race_tracker *t);
 
 /* After emu_run: completes the checks of the blocks still open. */
 void race_finish(struct race_tracker *t);
 
-/* emu_set_hooks(t) and emu_set_strict_exits(1), emu_run(l, fault), both reset,
- * race_finish(t): returns
- * emu_run's code. Not reentrant (the hooks are process-wide). */
+/* emu_set_hooks(t), emu_run(l, fault), hooks off, race_finish(t): returns emu_run's
+ * code. Not reentrant (the hooks are process-wide). */
 int race_run(struct race_tracker *t, struct emu_fault *fault);
 
 unsigned race_nfindings(const struct race_tracker *t);

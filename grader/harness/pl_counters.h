@@ -57,6 +57,7 @@ struct pl_emu_hooks {
 			  int space, uint64_t addr, unsigned size, int is_write, unsigned line);
 	void (*on_barrier)(void *ctx, unsigned block_linear, unsigned warp, uint32_t active,
 			   unsigned line);
+	int strict_exits; /* 0: early returns exit, as on a GPU */
 };
 
 /* The hook functions, exposed so tests can drive them without the emulator: one call of

@@ -685,9 +685,10 @@ static void test_early_return_sync(void **state)
 		int j = i ^ 1;
 		assert_int_equal(ho[i], i >= n ? -5 : j < n ? hi[j] : -1);
 	}
-	emu_set_strict_exits(1);
+	static const struct emu_hooks strict = { .strict_exits = 1 };
+	emu_set_hooks(&strict);
 	int rc = launch(g_flow, "earlyReturnSync", D3(2, 1, 1), D3(128, 1, 1), 0, args, &f);
-	emu_set_strict_exits(0);
+	emu_set_hooks(NULL);
 	assert_int_equal(rc, -EDEADLK);
 	assert_int_equal(f.kind, EMU_FAULT_BARRIER);
 	assert_int_equal(f.block.x, 1);
