@@ -155,26 +155,6 @@ struct launch_ctx {
 
 /* ---- helpers -------------------------------------------------------------------- */
 
-static inline float f32(uint64_t v)
-{
-	union { uint32_t u; float f; } x = { (uint32_t)v };
-	return x.f;
-}
-static inline uint64_t mkf32(float f)
-{
-	union { float f; uint32_t u; } x = { f };
-	return x.u;
-}
-static inline double f64(uint64_t v)
-{
-	union { uint64_t u; double f; } x = { v };
-	return x.f;
-}
-static inline uint64_t mkf64(double f)
-{
-	union { double f; uint64_t u; } x = { f };
-	return x.u;
-}
 
 static inline unsigned popcount32(uint32_t x)
 {

@@ -3,38 +3,8 @@
 
 #include <fenv.h>
 #include <math.h>
-#include <string.h>
 
 #include "ptx_internal.h"
-
-static float bits_f32(uint64_t v)
-{
-	uint32_t u = (uint32_t)v;
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-static uint64_t f32_bits(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-static double bits_f64(uint64_t v)
-{
-	double f;
-	memcpy(&f, &v, 8);
-	return f;
-}
-
-static uint64_t f64_bits(double f)
-{
-	uint64_t u;
-	memcpy(&u, &f, 8);
-	return u;
-}
 
 /* One f32 operation in the current rounding mode. */
 static float op_f32(enum fround_op op, float a, float b, float c)
@@ -74,7 +44,7 @@ static int host_mode(unsigned mode)
 	}
 }
 
-void fround_lanes(enum fround_op op, int f64, unsigned mode, uint64_t *d, const uint64_t *a,
+void fround_lanes(enum fround_op op, int wide, unsigned mode, uint64_t *d, const uint64_t *a,
 		  const uint64_t *b, const uint64_t *c, uint32_t mask)
 {
 	int saved = fegetround();
@@ -82,10 +52,10 @@ void fround_lanes(enum fround_op op, int f64, unsigned mode, uint64_t *d, const 
 	for (uint32_t m = mask; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
 		uint64_t x = a[l], y = b ? b[l] : 0, z = c ? c[l] : 0;
-		if (f64)
-			d[l] = f64_bits(op_f64(op, bits_f64(x), bits_f64(y), bits_f64(z)));
+		if (wide)
+			d[l] = mkf64(op_f64(op, f64(x), f64(y), f64(z)));
 		else
-			d[l] = f32_bits(op_f32(op, bits_f32(x), bits_f32(y), bits_f32(z)));
+			d[l] = mkf32(op_f32(op, f32(x), f32(y), f32(z)));
 	}
 	fesetround(saved);
 }

@@ -16,10 +16,10 @@ enum fround_op { FROUND_ADD, FROUND_SUB, FROUND_MUL, FROUND_FMA, FROUND_DIV, FRO
 		 FROUND_RCP };
 
 /* d[l] = op(a[l], b[l], c[l]) for every lane l set in mask, the registers holding the
- * bits of an f32 (f64 == 0) or an f64; unary operations read a only, FROUND_FMA is
+ * bits of an f32 (wide == 0) or an f64 (wide == 1); unary operations read a only, FROUND_FMA is
  * a * b + c rounded once. mode is ptx_internal.h's RND_RZ, RND_RM or RND_RP (anything
  * else rounds to nearest). d may be one of the sources. */
-void fround_lanes(enum fround_op op, int f64, unsigned mode, uint64_t *d, const uint64_t *a,
+void fround_lanes(enum fround_op op, int wide, unsigned mode, uint64_t *d, const uint64_t *a,
 		  const uint64_t *b, const uint64_t *c, uint32_t mask);
 
 #endif

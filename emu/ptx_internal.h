@@ -150,4 +150,26 @@ static inline unsigned ptx_tsize(unsigned t)
 /* Nonzero for a CUDA toolkit header (lines there are reported at the user's call). */
 int ptx_file_is_system(const char *path);
 
+/* A register's bits as a float or double, and back (registers hold 64 bits). */
+static inline float f32(uint64_t v)
+{
+	union { uint32_t u; float f; } x = { (uint32_t)v };
+	return x.f;
+}
+static inline uint64_t mkf32(float f)
+{
+	union { float f; uint32_t u; } x = { f };
+	return x.u;
+}
+static inline double f64(uint64_t v)
+{
+	union { uint64_t u; double f; } x = { v };
+	return x.f;
+}
+static inline uint64_t mkf64(double f)
+{
+	union { double f; uint64_t u; } x = { f };
+	return x.u;
+}
+
 #endif
