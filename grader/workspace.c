@@ -75,8 +75,11 @@ char *workspace_find(const char *path)
 	}
 }
 
-int workspace_reset_lab(const char *dir, const struct lab_spec *spec, struct diag_list *diags)
+int workspace_reset_lab(const char *dir, const struct lab_spec *spec, char **backup_out,
+			struct diag_list *diags)
 {
+	if (backup_out)
+		*backup_out = NULL;
 	char *file = workspace_student_file(dir, spec);
 	if (!file)
 		return -ENOMEM;
@@ -93,6 +96,8 @@ int workspace_reset_lab(const char *dir, const struct lab_spec *spec, struct dia
 			rc = -errno;
 			diag_add(diags, DIAG_ERROR, file, 0, 0, "cannot back up before reset: %s; nothing was changed",
 				 strerror(-rc));
+		} else if (backup_out) {
+			*backup_out = strdup(backup);
 		}
 	}
 	if (rc == 0)

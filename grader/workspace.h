@@ -17,7 +17,10 @@ char *workspace_find(const char *path);
 /* DIR/<id>/<student file>: where the student edits this lab. Caller frees. */
 char *workspace_student_file(const char *dir, const struct lab_spec *spec);
 /* Copies the lab's starter to DIR/<id>/, first moving an existing file aside to
- * <file>.bak.<N> (never overwriting a backup). Returns 0 or -errno. */
-int workspace_reset_lab(const char *dir, const struct lab_spec *spec, struct diag_list *diags);
+ * <file>.bak.<N> (never overwriting a backup). Returns 0 or -errno. backup (may be NULL)
+ * gets the backup's malloc'd path, or NULL when there was no file to keep; caller
+ * frees. */
+int workspace_reset_lab(const char *dir, const struct lab_spec *spec, char **backup,
+			struct diag_list *diags);
 
 #endif

@@ -263,18 +263,6 @@ static void app_hint(struct app *a)
 		   a->open->hints_count);
 }
 
-/* The backup workspace_reset_lab will make of FILE: FILE.bak.N, the first N free (its
- * own rule). Caller frees. */
-static char *app_next_backup(const char *file)
-{
-	for (unsigned n = 1;; n++) {
-		char *b = xasprintf("%s.bak.%u", file, n);
-		if (access(b, F_OK) != 0)
-			return b;
-		free(b);
-	}
-}
-
 static void app_reset(struct app *a)
 {
 	const struct lab_spec *spec = a->open ? a->open : app_selected(a);
@@ -282,15 +270,13 @@ static void app_reset(struct app *a)
 		return;
 	struct diag_list d;
 	diag_list_init(&d);
-	char *file = workspace_student_file(a->ws, spec);
-	bool had = file && access(file, F_OK) == 0;
-	char *backup = file ? app_next_backup(file) : NULL;
-	int rc = workspace_reset_lab(a->ws, spec, &d);
+	char *backup = NULL;
+	int rc = workspace_reset_lab(a->ws, spec, &backup, &d);
 	if (rc < 0) {
 		app_status(a, ROLE_FAIL, "Reset failed: %s", d.n ? d.items[0].message : strerror(-rc));
 	} else {
-		const char *name = strrchr(backup, '/') ? strrchr(backup, '/') + 1 : backup;
-		if (had && access(backup, F_OK) == 0)
+		const char *name = backup && strrchr(backup, '/') ? strrchr(backup, '/') + 1 : backup;
+		if (name)
 			snprintf(a->notice, sizeof(a->notice),
 				 "Reset to the starter. Your file is kept as %s/%s.", spec->id, name);
 		else
@@ -301,7 +287,6 @@ static void app_reset(struct app *a)
 		app_status(a, ROLE_STATUS, "%s: %s", spec->id, a->notice);
 	}
 	free(backup);
-	free(file);
 	diag_list_release(&d);
 }
 
