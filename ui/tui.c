@@ -27,6 +27,7 @@
 #include "glyph.h"
 #include "grade.h"
 #include "inspect_panel.h" /* issue 7 */
+#include "keyread.h"
 #include "theme.h"
 #include "tracetag.h"
 #include "workspace.h"
@@ -405,31 +406,6 @@ static void tui_resize(struct app *a)
 
 /* ---- input ---- */
 
-static int tui_translate(int ch)
-{
-	switch (ch) {
-	case KEY_UP: return KEYMAP_UP;
-	case KEY_DOWN: return KEYMAP_DOWN;
-	case KEY_LEFT: return KEYMAP_LEFT;
-	case KEY_RIGHT: return KEYMAP_RIGHT;
-	case KEY_PPAGE: return KEYMAP_PGUP;
-	case KEY_NPAGE: return KEYMAP_PGDN;
-	case KEY_HOME: return KEYMAP_HOME;
-	case KEY_END: return KEYMAP_END;
-	case KEY_BACKSPACE:
-	case 127:
-	case 8: return KEYMAP_BACKSPACE;
-	case KEY_ENTER:
-	case '\r': return KEYMAP_ENTER;
-	case KEY_RESIZE: return KEYMAP_RESIZE;
-	case KEY_BTAB: return KEYMAP_BTAB;
-	default: break;
-	}
-	if (ch >= KEY_F(0) && ch <= KEY_F(24))
-		return KEYMAP_F(ch - KEY_F(0));
-	return ch;
-}
-
 struct tui_ctx {
 	struct app *app;
 	int tty_stderr;
@@ -486,7 +462,7 @@ static unsigned tui_panel_key(void *ctx, enum ui_action action, int key)
 	return p->cls->key(p, action, key);
 }
 
-/* KEY is a KEYMAP_* code (tui_read_key). */
+/* KEY is a KEYMAP_* code (keyread_next). */
 static unsigned tui_key(struct tui_ctx *t, int key)
 {
 	struct app *a = t->app;
@@ -504,76 +480,6 @@ static unsigned tui_key(struct tui_ctx *t, int key)
 	if (a->layout.too_small)
 		p = NULL; /* nothing is shown to act on; quit and resize still work */
 	return keymap_dispatch(key, a->view, p ? tui_panel_key : NULL, p, tui_global, t);
-}
-
-/* The curses code of a KEYMAP_* code, for define_key; 0 when there is none. */
-static int tui_curses_key(int key)
-{
-	switch (key) {
-	case KEYMAP_UP: return KEY_UP;
-	case KEYMAP_DOWN: return KEY_DOWN;
-	case KEYMAP_LEFT: return KEY_LEFT;
-	case KEYMAP_RIGHT: return KEY_RIGHT;
-	case KEYMAP_PGUP: return KEY_PPAGE;
-	case KEYMAP_PGDN: return KEY_NPAGE;
-	case KEYMAP_HOME: return KEY_HOME;
-	case KEYMAP_END: return KEY_END;
-	case KEYMAP_BTAB: return KEY_BTAB;
-	default: break;
-	}
-	return key >= KEYMAP_F(1) && key <= KEYMAP_F(24) ? KEY_F(key - KEYMAP_F0) : 0;
-}
-
-/* Teaches curses the xterm and vt220 sequences of the keys pmpplab uses that the
- * terminal's terminfo entry does not name: a vt100 entry knows no F5 ("\E[15~"), and
- * tmux, screen and terminal emulators send it whatever TERM says. */
-static void tui_define_keys(void)
-{
-	unsigned n;
-	const struct keymap_seq *t = keymap_escape_table(&n);
-	for (unsigned i = 0; i < n; i++) {
-		int code = tui_curses_key(t[i].key);
-		char seq[16];
-		snprintf(seq, sizeof(seq), "\033%s", t[i].seq);
-		if (code && key_defined(seq) == 0)
-			define_key(seq, code);
-	}
-}
-
-/* The next key as a KEYMAP_* code: ERR when there is none, KEYMAP_IGNORE for an escape
- * sequence nobody knows (swallowed whole, so that its bytes do not act as keys: ESC
- * as Back, then '[', '1', '5', '~'). */
-static int tui_read_key(void)
-{
-	int ch = getch();
-	if (ch != KEYMAP_ESC)
-		return ch == ERR ? ERR : tui_translate(ch);
-	/* Curses waited ESCDELAY for a known sequence; the rest of an unknown one is in
-	 * its buffer already. A lone Esc has nothing after it. */
-	char seq[16];
-	unsigned n = 0;
-	int key = KEYMAP_SEQ_MORE;
-	wtimeout(stdscr, 30);
-	while (key == KEYMAP_SEQ_MORE && n < sizeof(seq) - 1) {
-		int c = getch();
-		if (c == ERR)
-			break;
-		if (c < 0x20 || c > 0x7e) { /* a key of its own (Esc then Home): keep it */
-			ungetch(c);
-			break;
-		}
-		seq[n++] = (char)c;
-		seq[n] = '\0';
-		key = keymap_escape(seq, n);
-	}
-	nodelay(stdscr, TRUE);
-	if (n == 0)
-		return KEYMAP_ESC;
-	if (key == KEYMAP_SEQ_NOT) { /* Esc, then a key of its own (Alt+key) */
-		ungetch((unsigned char)seq[n - 1]);
-		return KEYMAP_ESC;
-	}
-	return key == KEYMAP_SEQ_MORE ? KEYMAP_IGNORE : key;
 }
 
 /* ---- setup and the loop ---- */
@@ -677,7 +583,7 @@ static void tui_screen_init(struct app *a)
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
-	tui_define_keys();
+	keyread_init();
 	curs_set(0);
 	theme_init(a->mono);
 }
@@ -737,7 +643,7 @@ static int tui_loop(struct app *a, int tty_stderr)
 		}
 		/* Keys, and KEY_RESIZE after a SIGWINCH interrupted poll. */
 		int key;
-		while ((key = tui_read_key()) != ERR) {
+		while ((key = keyread_next()) != ERR) {
 			if (key == KEYMAP_IGNORE)
 				continue;
 			unsigned flags = tui_key(&t, key);
