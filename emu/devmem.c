@@ -16,7 +16,12 @@
 #include <sys/mman.h>
 
 #define DEVMEM_ALIGN 256u
-#define DEVMEM_GAP 256u
+/* The guard gap after an allocation is as large as the allocation, between 64 KiB and
+ * 4 MiB: the usual overruns (a block, a tile or a row of a matrix past the end) must land
+ * in the gap, not in the next array, or no check could see them. Only address space is
+ * spent: the gap is never backed by memory. */
+#define DEVMEM_GAP_MIN ((size_t)64 << 10)
+#define DEVMEM_GAP_MAX ((size_t)4 << 20)
 
 struct devmem_alloc {
 	devaddr_t base;
@@ -105,7 +110,9 @@ int devmem_alloc(size_t size, enum devmem_kind kind, const char *label, devaddr_
 	}
 	pthread_rwlock_wrlock(&devmem_lock);
 	if (!a.host) {
-		size_t need = (span + DEVMEM_GAP + DEVMEM_ALIGN - 1) & ~(size_t)(DEVMEM_ALIGN - 1);
+		size_t gap = span < DEVMEM_GAP_MIN ? DEVMEM_GAP_MIN :
+			     span > DEVMEM_GAP_MAX ? DEVMEM_GAP_MAX : span;
+		size_t need = (span + gap + DEVMEM_ALIGN - 1) & ~(size_t)(DEVMEM_ALIGN - 1);
 		if (!devmem_dev || need > devmem_range - devmem_next)
 			goto fail_unlock;
 		a.base = (devaddr_t)(uintptr_t)(devmem_dev + devmem_next);

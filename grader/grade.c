@@ -14,6 +14,7 @@
 #include "fsutil.h"
 #include "harness/pl_harness.h"
 #include "memcheck.h"
+#include "ncu.h"
 #include "paths.h"
 #include "barriers.h" /* barrier and race analysis (issue 6) */
 #include "perf.h" /* pmpplab perf (issue 8) */
@@ -112,17 +113,15 @@ static int do_build(struct grading *g)
 	return 0;
 }
 
-/* Runs PROGRAM on REQUEST, writing RESULT. */
-static int run_program(struct grading *g, const struct build_result *b, const char *request,
-		       const char *result, unsigned timeout_ms, struct runner_result *res,
-		       const char *wrapper_tool)
+/* Runs ARGV (B's program, under a tool or not) in the grading folder, with the
+ * emulator's environment where B is an emulator build. RESULT names the events file. */
+static int run_argv(struct grading *g, const struct build_result *b, const char **argv,
+		    const char *result, unsigned timeout_ms, struct runner_result *res)
 {
 	char ptx_env[PATH_MAX + 32], events_env[PATH_MAX + 32];
 	snprintf(ptx_env, sizeof(ptx_env), "PMPPLAB_EMU_PTX=%s", b->ptx ? b->ptx : "");
 	snprintf(events_env, sizeof(events_env), "PMPPLAB_EVENTS=%s.events", result);
 	char *env[] = { ptx_env, events_env, NULL };
-	const char *argv[9];
-	memcheck_command(argv, wrapper_tool, "memcheck", b->program, request, result);
 	struct runner_opts o = {
 		.argv = (char *const *)argv,
 		.env = b->ptx ? env : NULL,
@@ -131,6 +130,17 @@ static int run_program(struct grading *g, const struct build_result *b, const ch
 		.output_cap = 64 * 1024,
 	};
 	return runner_run(&o, res);
+}
+
+/* Runs PROGRAM on REQUEST, writing RESULT; under compute-sanitizer's memcheck when
+ * WRAPPER_TOOL names it. */
+static int run_program(struct grading *g, const struct build_result *b, const char *request,
+		       const char *result, unsigned timeout_ms, struct runner_result *res,
+		       const char *wrapper_tool)
+{
+	const char *argv[9];
+	memcheck_command(argv, wrapper_tool, "memcheck", b->program, request, result);
+	return run_argv(g, b, argv, result, timeout_ms, res);
 }
 
 static unsigned lab_timeout_ms(const struct lab_spec *s)
@@ -281,6 +291,21 @@ static const struct build_result *emu_twin(struct grading *g)
 	return g->emu_rc == 0 ? &g->emu : NULL;
 }
 
+/* The request file of dataset D (made from SEED unless a run made it already). */
+static void dataset_request(struct grading *g, const struct spec_dataset *d, uint64_t seed,
+			    char *request, size_t len)
+{
+	snprintf(request, len, "%s/%s.in", g->tmp, d->name);
+	if (access(request, R_OK) == 0)
+		return;
+	struct pl_file req;
+	char err[128];
+	if (datagen_request(g->spec, d, seed, &req) == 0) {
+		pl_write(&req, request, err, sizeof(err));
+		pl_release(&req);
+	}
+}
+
 /* gpu: runs the emulator twin on REQUEST; true (and *f) when it found a bad access. */
 static bool emu_memcheck(struct grading *g, const char *request, const char *actual,
 			 struct memcheck_finding *f)
@@ -307,16 +332,8 @@ static void grade_memcheck(struct grading *g, const struct spec_check *c, uint64
 	const struct spec_dataset *d = check_dataset(g->spec, c);
 	progress(g, GRADE_STAGE_CHECK, 0, 1, "memcheck");
 	char request[128], actual[128];
-	snprintf(request, sizeof(request), "%s/%s.in", g->tmp, d->name);
+	dataset_request(g, d, seed, request, sizeof(request));
 	snprintf(actual, sizeof(actual), "%s/%s.memcheck", g->tmp, d->name);
-	if (access(request, R_OK) != 0) {
-		struct pl_file req;
-		char err[128];
-		if (datagen_request(g->spec, d, seed, &req) == 0) {
-			pl_write(&req, request, err, sizeof(err));
-			pl_release(&req);
-		}
-	}
 	char events[160];
 	snprintf(events, sizeof(events), "%s.events", actual);
 	char *sanitizer = g->backend == BACKEND_GPU ? paths_cuda_tool("compute-sanitizer") : NULL;
@@ -334,9 +351,10 @@ static void grade_memcheck(struct grading *g, const struct spec_check *c, uint64
 	} else if (res.status == RUNNER_EXITED && res.exit_code == 0 &&
 		   emu_memcheck(g, request, actual, &f)) {
 		report_add(g->report, "memcheck", c->points, false,
-			   "%s\n(Found by pmpplab's emulator, which checks every access against the "
-			   "array it belongs to; on the GPU this access stayed inside memory the block "
-			   "owns, so compute-sanitizer did not see it, but it is still a bug.)", f.text);
+			   "%s\n(Found by pmpplab's emulator, which leaves a gap after every array; on "
+			   "the GPU this access landed in memory the program owns (the next array, or "
+			   "the padding after this one, or shared memory past the array but inside the "
+			   "block's), so compute-sanitizer did not see it, but it is still a bug.)", f.text);
 	} else if (res.status != RUNNER_EXITED || res.exit_code != 0) {
 		char how[128];
 		runner_describe(&res, 12 * lab_timeout_ms(g->spec), how, sizeof(how));
@@ -376,6 +394,69 @@ static int grade_barriers(struct grading *g, const struct spec_check *c, uint64_
 	};
 	ctx.emu_twin = emu_twin(g);
 	return barriers_grade(&ctx, c, g->report, g->diags);
+}
+
+/* The dataset ncu measures: the performance check's (sized for a GPU), else the last. */
+static const struct spec_dataset *profile_dataset(const struct lab_spec *s)
+{
+	for (unsigned i = 0; i < s->checks_count; i++)
+		if (s->checks[i].kind == SPEC_CHECK_PERFORMANCE)
+			return check_dataset(s, &s->checks[i]);
+	return s->datasets_count ? &s->datasets[s->datasets_count - 1] : NULL;
+}
+
+/* --profile: the GPU's counters for each kernel (ncu.h), as a 0-point entry that the
+ * text and JSON reports show and report->profile for the TUI's memory panel. On the
+ * emulator the panels and the performance check already give the modelled figures. */
+static void grade_profile(struct grading *g, uint64_t seed)
+{
+	const struct spec_dataset *d = profile_dataset(g->spec);
+	if (!d)
+		return;
+	if (g->backend != BACKEND_GPU) {
+		report_add(g->report, "profile (ncu)", 0, true,
+			   "not measured: ncu reads a GPU's counters and this grading ran on the emulator, "
+			   "whose modelled figures are in the performance check and, per source line, "
+			   "in the memory panel of the terminal UI");
+		return;
+	}
+	progress(g, GRADE_STAGE_CHECK, 0, 1, "profile (ncu)");
+	char *ncu = paths_cuda_tool("ncu");
+	if (!ncu) {
+		report_add(g->report, "profile (ncu)", 0, true,
+			   "not measured: Nsight Compute (ncu) is not installed with the CUDA toolkit here");
+		return;
+	}
+	char request[128], actual[128], log[160];
+	dataset_request(g, d, seed + (unsigned)(d - g->spec->datasets), request, sizeof(request));
+	snprintf(actual, sizeof(actual), "%s/%s.ncu", g->tmp, d->name);
+	snprintf(log, sizeof(log), "%s/%s.ncu.csv", g->tmp, d->name);
+	const char *argv[16];
+	ncu_command(argv, ncu, log, g->prog.program, request, actual);
+	struct runner_result res;
+	int rc = run_argv(g, &g->prog, argv, actual, 30 * lab_timeout_ms(g->spec), &res);
+	free(ncu);
+	char *text = rc == 0 ? fs_read(log, NULL) : NULL;
+	struct ncu_profile *p = calloc(1, sizeof(*p));
+	char why[400] = "";
+	if (p && text && ncu_parse(text, p, why, sizeof(why)) == 0 && p->n) {
+		snprintf(p->dataset, sizeof(p->dataset), "%s", d->name);
+		char *table = ncu_table(p);
+		report_add(g->report, "profile (ncu)", 0, true, "%s", table ? table : "");
+		free(table);
+		g->report->profile = p;
+		p = NULL;
+	} else {
+		char how[128] = "could not be started";
+		if (rc == 0 && (res.status != RUNNER_EXITED || res.exit_code != 0))
+			runner_describe(&res, 30 * lab_timeout_ms(g->spec), how, sizeof(how));
+		report_add(g->report, "profile (ncu)", 0, true, "not measured (dataset %s): %s", d->name,
+			   why[0] ? why : how);
+	}
+	free(p);
+	free(text);
+	if (rc == 0)
+		runner_result_release(&res);
 }
 
 static int grade_run(struct grading *g)
@@ -421,6 +502,8 @@ static int grade_run(struct grading *g)
 		else if (c->kind == SPEC_CHECK_BARRIERS && (rc = grade_barriers(g, c, check_seed)) < 0)
 			return rc;
 	}
+	if (built && g->opts->profile)
+		grade_profile(g, seed);
 	return 0;
 }
 

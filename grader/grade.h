@@ -34,6 +34,7 @@ struct grade_opts {
 	const char *submission;     /* the .cu to grade; NULL = the lab's starter */
 	uint64_t seed;              /* 0 = a fresh one (reported) */
 	bool quick;                 /* skip datasets marked perf */
+	bool profile;               /* gpu: also measure each kernel with ncu (ncu.h) */
 	grade_progress_fn progress; /* may be NULL */
 	void *userdata;
 };

@@ -33,6 +33,7 @@ void report_free(struct report *r)
 	free(r->lab);
 	free(r->submission);
 	free(r->backend);
+	free(r->profile);
 	diag_list_release(&r->build);
 	free(r);
 }

@@ -19,6 +19,8 @@ struct report_test {
 	char *output;     /* what happened and what to do; may be NULL */
 };
 
+struct ncu_profile;
+
 struct report {
 	char *lab;          /* lab id */
 	char *submission;   /* path graded */
@@ -30,6 +32,8 @@ struct report {
 	/* nvcc's wall time for the program and (emulator) its PTX, compiled in parallel;
 	 * 0 when the build cache answered */
 	double build_ms_host, build_ms_ptx;
+	/* --profile on a GPU: each kernel's counters from ncu, or NULL (not measured) */
+	struct ncu_profile *profile;
 };
 
 struct report *report_new(const char *lab, const char *submission, const char *backend,

@@ -30,6 +30,7 @@ struct cli {
 	const char *output;
 	uint64_t seed;
 	bool quick;
+	bool profile;
 	const char *positional[64];
 	int n_positional;
 	char **passthrough;   /* after "--" for run */
@@ -43,6 +44,7 @@ static const char usage[] =
 	"       pmpplab run FILE.cu [--backend gpu|emu|auto] [-- ARGS...]\n"
 	"       pmpplab --grade [LAB...] [--submission FILE.cu] [--backend gpu|emu|auto]\n"
 	"                       [--format text|json] [--output FILE] [--seed N] [--quick]\n"
+	"                       [--profile]\n"
 	"       pmpplab lab check DIR [--backend gpu|emu|auto]\n"
 	"       pmpplab --help | --version\n";
 
@@ -65,7 +67,9 @@ static const char help_text[] =
 	"  --format F         text (default) or json (Gradescope results.json)\n"
 	"  --output FILE      write the report to FILE instead of standard output\n"
 	"  --seed N           generate the inputs from seed N (reported by every grading run)\n"
-	"  --quick            skip the large performance datasets\n\n"
+	"  --quick            skip the large performance datasets\n"
+	"  --profile          on a GPU, also measure each kernel with Nsight Compute (ncu):\n"
+	"                     occupancy, active lanes, sectors per request, bank conflicts\n\n"
 	"Exit status: 0 all passed, 1 something failed, 2 usage or configuration error.\n";
 
 static int usage_error(const char *fmt, const char *arg)
@@ -130,6 +134,8 @@ static int parse(struct cli *c, int argc, char **argv)
 			c->cmd = CMD_VERSION;
 		} else if (strcmp(a, "--quick") == 0) {
 			c->quick = true;
+		} else if (strcmp(a, "--profile") == 0) {
+			c->profile = true;
 		} else if (a[0] == '-' && a[1]) {
 			return usage_error("unknown option '%s'", a);
 		} else if (c->n_positional < 64) {
@@ -290,7 +296,8 @@ static int cmd_grade(const struct cli *c)
 	for (unsigned i = 0; rc == 0 && i < n; i++) {
 		char *sub = submission_for(c, ws, chosen[i]);
 		struct grade_opts o = { .backend = c->backend, .submission = sub, .seed = c->seed,
-					.quick = c->quick, .progress = print_progress };
+					.quick = c->quick, .profile = c->profile,
+					.progress = print_progress };
 		struct diag_list diags;
 		diag_list_init(&diags);
 		rc = grade_lab(chosen[i], &o, &reports[n_reports], &diags);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "inspect_occ.h"
+#include "inspect_ncu.h"
 #include "keymap.h"
 #include "xmem.h"
 
@@ -440,7 +441,10 @@ void inspect_render(struct inspect *in, int width, int height, struct sline_list
 		warps_render(in, width, height, out);
 		break;
 	default:
-		memory_render(in, width, height, out);
+		if (in->gpu)
+			inspect_ncu_render(in, width, height, out);
+		else
+			memory_render(in, width, height, out);
 		break;
 	}
 	/* What still does not fit ends in an ellipsis rather than silently. */

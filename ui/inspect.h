@@ -17,6 +17,7 @@
 #include <stdbool.h>
 
 #include "livetrace.h"
+#include "ncu.h"
 #include "occupancy.h"
 #include "resources.h"
 #include "sline.h"
@@ -69,6 +70,12 @@ struct inspect {
 	/* A line shown above the live tabs (the GPU backend: where their figures come
 	 * from), or NULL. */
 	char *note;
+	/* The GPU backend: the memory tab shows ncu's per-kernel figures (inspect_ncu.h)
+	 * from the last grading of the open lab (NULL: none), or NCU_NOTE, why there are
+	 * none. Both belong to the app's report: set before each render. */
+	bool gpu;
+	const struct ncu_profile *ncu;
+	const char *ncu_note;
 
 	/* The source of the traced kernel, to show each line's text: the student's file,
 	 * read when its hash (src_hash) is the one the trace was recorded from. */

@@ -14,7 +14,6 @@
 #include "inspect.h"
 #include "inspect_panel.h"
 #include "panel.h"
-#include "paths.h"
 #include "xmem.h"
 
 struct inspect_panel {
@@ -62,6 +61,19 @@ static void inspect_panel_check_source(struct inspect_panel *ip)
 	ip->model.run_going = a->open && a->job_lab == a->open && job_busy(a->job);
 }
 
+/* The GPU backend's memory tab: ncu's figures from the last grading of the open lab, or
+ * the report's line saying why it has none. */
+static void inspect_panel_profile(struct inspect_panel *ip)
+{
+	struct app *a = ip->base.app;
+	const struct report *r = a->open && a->report_lab == a->open ? a->report : NULL;
+	ip->model.ncu = r ? r->profile : NULL;
+	ip->model.ncu_note = NULL;
+	for (unsigned i = 0; r && i < r->n_tests; i++)
+		if (strcmp(r->tests[i].name, "profile (ncu)") == 0)
+			ip->model.ncu_note = r->tests[i].output;
+}
+
 static void inspect_draw_tabs(struct inspect_panel *ip, const struct rect *r)
 {
 	draw_fill(r, ROLE_NORMAL);
@@ -83,6 +95,7 @@ static void inspect_panel_draw(struct panel *p)
 	struct rect tabs = {body->y, body->x, 1, body->w};
 	struct rect rest = {body->y + 1, body->x + 1, body->h - 1, body->w - 2};
 	inspect_panel_check_source(ip);
+	inspect_panel_profile(ip);
 	inspect_refresh(&ip->model);
 	if (ip->model.tab == INSPECT_OCCUPANCY && a->open)
 		inspect_load(&ip->model, inspect_panel_resources, a);
@@ -134,12 +147,11 @@ struct panel *inspect_panel_new(struct app *app, const char *trace_path)
 	ip->base = (struct panel){.cls = &inspect_class, .app = app};
 	inspect_init(&ip->model, trace_path, backend_gpu_present());
 	if (backend_resolve(app->backend) == BACKEND_GPU) {
-		/* Runs on the GPU are not traced: say where the figures come from. */
-		char *ncu = paths_cuda_tool("ncu");
-		ip->model.note = xasprintf("GPU backend: warps and memory are traced only on the emulator "
-					   "(pmpplab --backend emu); ncu %s, not yet used here.",
-					   ncu ? "is installed" : "is not installed");
-		free(ncu);
+		/* Runs on the GPU are not traced: the memory tab shows ncu's figures instead. */
+		ip->model.gpu = true;
+		ip->model.note = xasprintf("GPU backend: warps are traced only on the emulator "
+					   "(pmpplab --backend emu); the memory tab shows what ncu "
+					   "measured on this GPU.");
 	}
 	sline_list_init(&ip->lines);
 	return &ip->base;

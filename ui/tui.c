@@ -128,6 +128,8 @@ static void app_run(struct app *a, bool quick)
 		.backend = a->backend,
 		.submission = a->student_path,
 		.quick = quick,
+		/* on a GPU, grading also measures the kernels with ncu for the memory panel */
+		.profile = !quick && backend_resolve(a->backend) == BACKEND_GPU,
 	};
 	app_tag_trace(a, spec);
 	int rc = job_start(a->job, spec, &opts);

@@ -49,6 +49,23 @@ rc=$?; cat "$tmp/b.txt"
 [ $rc = 1 ] || fail "compile error: exit $rc, expected 1"
 grep -q "broken.cu:1:.*error: identifier \"undefinedName\" is undefined" "$tmp/b.txt" || fail "compile error not located"
 
+# --profile: on a GPU, each kernel measured by ncu (or one line saying why not); on the
+# emulator, one line saying where its modelled figures are. Worth no points either way.
+"$pmpplab" --grade 05-tiled-matmul --backend "$backend" --profile \
+  --submission "$root/kernels/05-tiled-matmul/solution.cu" >"$tmp/prof.txt" 2>&1
+rc=$?; cat "$tmp/prof.txt"
+[ $rc = 0 ] || fail "profile: exit $rc, expected 0 (the profile is worth no points)"
+grep -q "PASS profile (ncu) *0/0" "$tmp/prof.txt" || fail "profile: no profile entry"
+if [ "$backend" = emu ]; then
+  grep -q "not measured: ncu reads a GPU's counters" "$tmp/prof.txt" || fail "profile: emulator note"
+elif grep -q "not measured" "$tmp/prof.txt"; then
+  grep -Eq "not permitted|not installed" "$tmp/prof.txt" || fail "profile: ncu failed"
+else
+  grep -q "measured by ncu on dataset large" "$tmp/prof.txt" || fail "profile: no table"
+  # the tiled kernel reads whole rows of tiles: 4 sectors per load request
+  grep -Eq "^ +[A-Za-z_]*[Tt]iled[A-Za-z_]* +1 .* 4\.0 " "$tmp/prof.txt" || fail "profile: the tiled kernel's figures"
+fi
+
 mkdir -p "$tmp/labs/01-vecadd"
 cp "$root/labs/01-vecadd/"* "$tmp/labs/01-vecadd/"
 sed -i 's|\.\./\.\./kernels|'"$root"'/kernels|; s/^chapter: 2/chapter: two/' "$tmp/labs/01-vecadd/lab.yaml"

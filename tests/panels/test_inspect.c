@@ -233,6 +233,51 @@ static void test_fits_80_columns(void **state)
 	inspect_release(&in);
 }
 
+/* The GPU backend's memory tab: ncu's figures per kernel, in 78 columns; without a
+ * profile, what to do and the grading's line saying why there is none. */
+static void test_gpu_memory(void **state)
+{
+	(void)state;
+	struct inspect in;
+	inspect_init(&in, NULL, false);
+	in.gpu = true;
+	in.tab = INSPECT_MEMORY;
+	in.ncu_note = "not measured (dataset large): ncu is not permitted to read this GPU's performance counters";
+	char *s = render(&in, 78, 20);
+	assert_non_null(strstr(s, "Grade the lab"));
+	assert_non_null(strstr(s, "not permitted"));
+	free(s);
+	struct ncu_profile p = { .n = 2, .dataset = "large" };
+	struct ncu_kernel k = { .name = "aVeryLongKernelNameThatMustBeCutShortHere", .launches = 1,
+				.time_ns = 123456, .warps_pct_time = 80 * 123456.0, .insts = 10,
+				.lane_insts = 320, .ld_sectors = 400, .ld_requests = 100,
+				.st_sectors = 3200, .st_requests = 100, .shd_ld_passes = 3200,
+				.shd_ld_insts = 100, .shd_st_passes = 100, .shd_st_insts = 100 };
+	p.kernels[0] = k;
+	snprintf(k.name, sizeof(k.name), "strided");
+	k.shd_ld_passes = k.shd_ld_insts = k.shd_st_passes = k.shd_st_insts = -1;
+	p.kernels[1] = k;
+	in.ncu = &p;
+	struct sline_list l;
+	sline_list_init(&l);
+	inspect_render(&in, 78, 20, &l);
+	char all[4096] = "";
+	for (unsigned i = 0; i < l.n; i++) {
+		if (sline_width(&l.lines[i]) > 78)
+			fail_msg("line %u is %d wide: %s", i, sline_width(&l.lines[i]), l.lines[i].text);
+		strncat(all, l.lines[i].text, sizeof(all) - strlen(all) - 2), strcat(all, "\n");
+	}
+	print_message("%s", all);
+	sline_list_release(&l);
+	assert_non_null(strstr(all, "dataset large"));
+	/* 80% occupancy, 32 lanes, 4 and 32 sectors per request, 32 and 1 shared passes */
+	assert_non_null(strstr(all, "aVeryLongKe"));
+	assert_non_null(strstr(all, "0.123    80%  32.0      4.0     32.0   32.0   1.0"));
+	assert_non_null(strstr(all, "strided"));
+	assert_non_null(strstr(all, "32.0      -     -")); /* no shared access: dashes */
+	inspect_release(&in);
+}
+
 /* Writes a trace file of one launch of tiledKernel, recorded from FILE. */
 static void write_trace(const char *path, const char *file, uint32_t nkernels)
 {
@@ -404,6 +449,7 @@ int main(void)
 		cmocka_unit_test(test_occupancy),
 		cmocka_unit_test(test_warps_memory),
 		cmocka_unit_test(test_fits_80_columns),
+		cmocka_unit_test(test_gpu_memory),
 		cmocka_unit_test(test_trace_belongs_to_lab),
 		cmocka_unit_test(test_tracetag_files),
 	};

@@ -1,4 +1,5 @@
 // expect: memcheck
+// expect-text: past the end of a
 // Known-wrong (part 1): the partner element i + blockDim.x is read without checking it
 // against n, so in the last, partial segment threads read past the end of x.
 #include <cuda_runtime.h>
