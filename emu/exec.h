@@ -57,7 +57,7 @@ int emu_run(const struct emu_launch *l, struct emu_fault *fault);
 void emu_set_printf_stream(void *file /* FILE* */);
 
 /* Hooks for tracing and race analysis (issues 6, 7). NULL = off: the interpreter then
- * tests one likely-NULL pointer per warp instruction; building exec.c with
+ * tests one likely-NULL pointer per warp instruction; building exec*.c with
  * -DEMU_HOOKS=0 removes even that. A launch reads the hooks once, at its start. With
  * hooks on, every memory access goes through on_access (the warp-wide fast path of
  * loads and stores is skipped). Callbacks run on worker threads, concurrently for

@@ -1,5 +1,5 @@
-/* ptx_internal.h — the decoded form of a PTX module, shared by ptx.c (decoder) and
- * exec.c (interpreter). Not part of the public interface.
+/* ptx_internal.h — the decoded form of a PTX module, shared by ptx*.c (decoder) and
+ * exec*.c (interpreter). Not part of the public interface.
  *
  * Registers of a function live in one array of 64-bit slots per lane. Every operand is
  * a slot: declared registers, the special registers (%tid...), and one slot per distinct
@@ -55,7 +55,7 @@ enum ptx_testp { TESTP_FINITE, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER,
 #define PF_SHF_LEFT 0x08u  /* shf.l */
 #define PF_SHF_WRAP 0x10u  /* shf .wrap */
 #define PF_CC 0x20u        /* .cc: the instruction sets the carry flag (slot SR_CC) */
-#define PF_CARRY 0x80u     /* .cc or addc/subc/madc: runs in exec.c's carry_op() */
+#define PF_CARRY 0x80u     /* .cc or addc/subc/madc: runs in exec_arith.c's carry_op() */
 #define PF_FULL 0x40u      /* div.full */
 /* insn.mod of bfind: BFIND_SHIFTAMT; of bmsk: BMSK_WRAP (else .clamp) */
 #define BFIND_SHIFTAMT 1u

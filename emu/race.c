@@ -18,7 +18,7 @@
 
 #include "ptx_internal.h"
 
-/* Generic addresses of shared memory: the window exec.c maps them into (exec.c). */
+/* Generic addresses of shared memory: the window exec.c maps them into (exec_internal.h). */
 #define RACE_SHARED_WIN 0xfe00000000000000ull
 #define RACE_WIN_MASK 0xff00000000000000ull
 #define RACE_MAX_FINDINGS 64

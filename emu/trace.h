@@ -10,7 +10,7 @@
  * barrier arrivals. A publisher thread sums them 20 times a second into FILE (a fixed
  * struct emu_trace_file, mmapped), guarded by a sequence counter: odd while it writes.
  *
- * The interpreter calls (exec.c, each behind `if (tsm)`):
+ * The interpreter calls (exec*.c, each behind `if (tsm)`):
  *   emu_trace_launch_begin / _end      around a launch (emu_run)
  *   emu_trace_sm                       a worker's counters
  *   emu_trace_block_begin / _end       a worker takes / finishes a block

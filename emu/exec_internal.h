@@ -1,0 +1,389 @@
+/* exec_internal.h — the interpreter's state (warps, frames, blocks, launches) and the
+ * inline helpers of its hot loop, shared by the files of the interpreter (exec.c and
+ * exec_*.c). Not part of the public interface: exec.h is.
+ *
+ * The small helpers the loop calls per lane stay static inline here, as they were in
+ * the one file, so splitting the interpreter costs the loop no calls.
+ */
+#ifndef PMPPLAB_EMU_EXEC_INTERNAL_H
+#define PMPPLAB_EMU_EXEC_INTERNAL_H
+
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "exec.h"
+#include "fround.h"
+#include "ptx_internal.h"
+#include "schedule.h"
+
+#define FULL 0xffffffffu
+#define SHARED_WIN 0xfe00000000000000ull /* generic addresses of shared memory */
+#define LOCAL_WIN 0xff00000000000000ull  /* generic addresses of local memory */
+#define WIN_MASK 0xff00000000000000ull
+#define CALL_LOCAL_STACK (16u << 10)     /* .local bytes per thread for called functions */
+#define MAX_CALL_DEPTH 256
+#define TIMESLICE 200000 /* warp instructions before another warp of the block runs */
+
+#ifndef EMU_HOOKS
+#define EMU_HOOKS 1
+#endif
+
+/* Runs the body for every lane l of mask m (all 32 without tests when full). */
+#define LANES(...)                                                                       \
+	do {                                                                             \
+		if (m == FULL) {                                                         \
+			for (unsigned l = 0; l < 32; l++) {                              \
+				__VA_ARGS__;                                                    \
+			}                                                                \
+		} else {                                                                 \
+			for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) {                    \
+				unsigned l = (unsigned)__builtin_ctz(mm_);               \
+				__VA_ARGS__;                                                    \
+			}                                                                \
+		}                                                                        \
+	} while (0)
+
+/* ---- state ---------------------------------------------------------------------- */
+
+struct simt_entry {
+	uint32_t pc, rpc, mask;
+};
+
+struct frame {
+	const struct ptx_func *f;
+	uint64_t *regs;         /* nslots * 32 */
+	unsigned char *fparam;  /* fparam_size * 32, lane-major */
+	uint32_t call_mask;     /* the lanes that made the call */
+	uint32_t retval_off;    /* caller .param offset receiving the return value */
+	unsigned stack_base;    /* SIMT stack index of the frame's base entry */
+	uint64_t local_base;    /* .local offset of this frame */
+	const struct ptx_insn *call; /* the caller's call instruction */
+	size_t cap;                  /* bytes allocated at regs */
+};
+
+enum warp_state { W_RUN, W_BARRIER, W_DONE };
+
+struct warp {
+	unsigned id;
+	uint32_t live; /* lanes that exist and have not exited */
+	enum warp_state state;
+	struct simt_entry *stack;
+	unsigned sp, scap;
+	struct frame frames[MAX_CALL_DEPTH];
+	unsigned nframes;
+	/* cache of the last global allocations touched (most recent first) */
+	uint64_t c_base[4], c_end[4];
+	char *c_host[4];
+	/* bar.red pending result */
+	int red_pending;
+	uint32_t red_slot;
+	uint64_t insns;
+	int kinit; /* frames[0] holds this launch's kernel frame from an earlier block */
+};
+
+struct launch_ctx;
+
+struct block {
+	struct launch_ctx *L;
+	unsigned idx; /* linear block index */
+	struct emu_dim3 bid;
+	unsigned nthreads, nwarps;
+	struct warp *warps;
+	unsigned char *shared;
+	size_t shared_size;
+	unsigned char *local;
+	size_t local_per_thread;
+	char *out; /* printf buffer */
+	size_t outlen, outcap;
+	uint32_t red_popc; int red_and, red_or;
+	int faulted;
+	struct emu_fault fault;
+	int fault_rc;
+	struct emu_trace_sm *tsm; /* issue 7 (panels): this worker's trace counters, NULL = off */
+};
+
+struct launch_ctx {
+	const struct emu_launch *l;
+	const struct ptx_module *m;
+	const struct ptx_func *kf;
+	unsigned char *kparams;
+	size_t kparam_size;
+	unsigned nblocks;
+	_Atomic unsigned next;
+	_Atomic int stop;
+	pthread_mutex_t lock;
+	int rc;
+	unsigned fault_block;
+	struct emu_fault fault;
+	char **outs; /* printf output per block, NULL when none */
+	const struct emu_hooks *hooks;
+	struct emu_trace *trace; /* issue 7 (panels): live trace, NULL = off */
+	struct emu_schedule sched; /* block and warp order (schedule.h) */
+	unsigned slice;            /* warp instructions before the next warp runs */
+	int strict_exits;          /* the hooks' strict_exits at the launch's start */
+};
+
+/* Not exported from libpmpplab_cudart.so: these are the interpreter's own. */
+#pragma GCC visibility push(hidden)
+
+/* ---- helpers -------------------------------------------------------------------- */
+
+static inline unsigned popcount32(uint32_t x)
+{
+	x = x - ((x >> 1) & 0x55555555u);
+	x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+	return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
+/* fma in float: the product of two floats is exact in double, so one double add and
+ * one rounding to float give the fused result (up to rare double-rounding ties); this
+ * avoids a libm call per lane on CPUs without FMA in the baseline ISA. */
+static inline float fma32(float a, float b, float c)
+{
+	return (float)((double)a * (double)b + (double)c);
+}
+
+static inline int is_signed_t(unsigned t)
+{
+	return t >= PT_S8 && t <= PT_S64;
+}
+
+static inline uint64_t width_mask(unsigned bytes)
+{
+	return bytes >= 8 ? ~0ull : (1ull << (bytes * 8)) - 1;
+}
+
+static inline int64_t sext(uint64_t v, unsigned bytes)
+{
+	unsigned sh = 64 - bytes * 8;
+	return bytes >= 8 ? (int64_t)v : (int64_t)(v << sh) >> sh;
+}
+
+void thread_of(const struct block *b, unsigned linear, struct emu_dim3 *t);
+
+/* Records a fault of lane `lane` of warp w at instruction in (first one wins). */
+int fault_set(struct block *b, struct warp *w, unsigned lane, const struct ptx_insn *in,
+	      enum emu_fault_kind kind, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+
+/* ---- memory (exec_memory.c) ----------------------------------------------------- */
+
+void *mem_slow(struct block *b, struct warp *w, unsigned lane, const struct ptx_insn *in,
+	       int space, uint64_t addr, unsigned size, int is_write);
+
+/* The fast path: global accesses inside the last allocation used by this warp. */
+static inline void *mem_at(struct block *b, struct warp *w, unsigned lane,
+			   const struct ptx_insn *in, int space, uint64_t addr, unsigned size,
+			   int is_write)
+{
+	if ((space == SP_GLOBAL || space == SP_GENERIC || space == SP_CONST) && !(addr & (size - 1)))
+		for (unsigned k = 0; k < 4; k++)
+			if (addr - w->c_base[k] < w->c_end[k] - w->c_base[k] &&
+			    addr + size <= w->c_end[k])
+				return w->c_host[k] + (addr - w->c_base[k]);
+	if (space == SP_SHARED && addr + size <= b->shared_size && !(addr & (size - 1)))
+		return b->shared + addr;
+	return mem_slow(b, w, lane, in, space, addr, size, is_write);
+}
+
+static inline uint64_t load_n(const void *p, unsigned size, int sign)
+{
+	switch (size) {
+	case 1: return sign ? (uint64_t)(int64_t) * (const int8_t *)p : *(const uint8_t *)p;
+	case 2: { int16_t v; memcpy(&v, p, 2); return sign ? (uint64_t)(int64_t)v : (uint16_t)v; }
+	case 4: { int32_t v; memcpy(&v, p, 4); return sign ? (uint64_t)(int64_t)v : (uint32_t)v; }
+	default: { uint64_t v; memcpy(&v, p, 8); return v; }
+	}
+}
+
+static inline void store_n(void *p, unsigned size, uint64_t v)
+{
+	switch (size) {
+	case 1: *(uint8_t *)p = (uint8_t)v; break;
+	case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+	case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+	default: memcpy(p, &v, 8); break;
+	}
+}
+
+/* Shared and local addresses are 32-bit: address arithmetic wraps modulo 2^32 there
+ * (a 32-bit base register plus a negative offset must not carry into bit 32). */
+static inline uint64_t space_addr_mask(int space)
+{
+	return space == SP_SHARED || space == SP_LOCAL ? 0xffffffffull : ~0ull;
+}
+
+/* The warp-wide fast path of a scalar access: when the active lanes' addresses are
+ * aligned and all fall inside the block's shared memory or one cached global
+ * allocation, returns the host base to add to (address - *bias); else NULL and the
+ * caller checks lane by lane. */
+static inline unsigned char *warp_range(struct block *b, struct warp *w, int space,
+					const uint64_t *a, int64_t off, unsigned size,
+					uint32_t m, uint64_t *bias)
+{
+	uint64_t lo = ~0ull, hi = 0, orr = 0, am = space_addr_mask(space);
+	LANES(uint64_t x = (a[l] + (uint64_t)off) & am; lo = x < lo ? x : lo; hi = x > hi ? x : hi;
+	      orr |= x);
+	if (orr & (size - 1) || hi + size < hi)
+		return NULL;
+	if (space == SP_SHARED) {
+		*bias = 0;
+		return hi + size <= b->shared_size ? b->shared : NULL;
+	}
+	if (space != SP_GLOBAL && space != SP_GENERIC && space != SP_CONST)
+		return NULL;
+	for (unsigned k = 0; k < 4; k++)
+		if (lo >= w->c_base[k] && hi + size <= w->c_end[k]) {
+			*bias = w->c_base[k];
+			return (unsigned char *)w->c_host[k];
+		}
+	return NULL;
+}
+
+/* ---- frames, calls and returns (exec_frames.c) ---------------------------------- */
+
+int frame_push(struct block *b, struct warp *w, const struct ptx_func *f,
+	       uint64_t local_base);
+void frame_pop(struct warp *w);
+int stack_push(struct warp *w, uint32_t pc, uint32_t rpc, uint32_t mask);
+int warp_call(struct block *b, struct warp *w, const struct ptx_insn *in, uint32_t m);
+uint32_t exit_via(const struct warp *w, const struct ptx_insn *code, uint32_t pc);
+void warp_retire(struct block *b, struct warp *w, uint32_t lanes, uint32_t pc,
+		 uint64_t *count);
+void warp_return(struct warp *w);
+
+/* ---- device printf (exec_printf.c) ---------------------------------------------- */
+
+int read_cstr(struct block *b, struct warp *w, unsigned lane, const struct ptx_insn *in,
+	      uint64_t addr, char *buf, size_t max);
+int do_printf(struct block *b, struct warp *w, unsigned lane, const struct ptx_insn *in,
+	      uint64_t fmtp, uint64_t argp, int *nargs);
+
+/* ---- arithmetic helpers (exec_arith.c) ------------------------------------------ */
+
+static inline int cmp_u(unsigned mod, uint64_t a, uint64_t b)
+{
+	switch (mod) {
+	case CMP_EQ: return a == b;
+	case CMP_NE: return a != b;
+	case CMP_LT: case CMP_LO: return a < b;
+	case CMP_LE: case CMP_LS: return a <= b;
+	case CMP_GT: case CMP_HI: return a > b;
+	case CMP_GE: case CMP_HS: return a >= b;
+	default: return 0;
+	}
+}
+
+static inline int cmp_s(unsigned mod, int64_t a, int64_t b)
+{
+	switch (mod) {
+	case CMP_EQ: return a == b;
+	case CMP_NE: return a != b;
+	case CMP_LT: return a < b;
+	case CMP_LE: return a <= b;
+	case CMP_GT: return a > b;
+	case CMP_GE: return a >= b;
+	default: return cmp_u(mod, (uint64_t)a, (uint64_t)b);
+	}
+}
+
+static inline int cmp_f(unsigned mod, double a, double b)
+{
+	int un = isnan(a) || isnan(b);
+	switch (mod) {
+	case CMP_EQ: return !un && a == b;
+	case CMP_NE: return !un && a != b;
+	case CMP_LT: case CMP_LO: return !un && a < b;
+	case CMP_LE: case CMP_LS: return !un && a <= b;
+	case CMP_GT: case CMP_HI: return !un && a > b;
+	case CMP_GE: case CMP_HS: return !un && a >= b;
+	case CMP_EQU: return un || a == b;
+	case CMP_NEU: return un || a != b;
+	case CMP_LTU: return un || a < b;
+	case CMP_LEU: return un || a <= b;
+	case CMP_GTU: return un || a > b;
+	case CMP_GEU: return un || a >= b;
+	case CMP_NUM: return !un;
+	case CMP_NAN: return un;
+	default: return 0;
+	}
+}
+
+static inline int cmp_typed(unsigned ty, unsigned mod, uint64_t a, uint64_t b)
+{
+	unsigned sz = ptx_tsize(ty);
+	if (ty == PT_F32)
+		return cmp_f(mod, f32(a), f32(b));
+	if (ty == PT_F64)
+		return cmp_f(mod, f64(a), f64(b));
+	if (is_signed_t(ty))
+		return cmp_s(mod, sext(a, sz), sext(b, sz));
+	return cmp_u(mod, a & width_mask(sz), b & width_mask(sz));
+}
+
+/* setp for the common 32-bit types, the comparison chosen outside the lane loop.
+ * Returns 0 when the combination has no fast path. */
+static inline int setp_fast(uint64_t *restrict d, const uint64_t *a, const uint64_t *c,
+			    unsigned ty, unsigned md, uint32_t m)
+{
+#define SETP_CASES(T, CONV)                                                              \
+	switch (md) {                                                                    \
+	case CMP_EQ: LANES(d[l] = (CONV(a[l]) == CONV(c[l]))); return 1;                 \
+	case CMP_NE: LANES(d[l] = (CONV(a[l]) != CONV(c[l]))); return 1;                 \
+	case CMP_LT: LANES(d[l] = (CONV(a[l]) < CONV(c[l]))); return 1;                  \
+	case CMP_LE: LANES(d[l] = (CONV(a[l]) <= CONV(c[l]))); return 1;                 \
+	case CMP_GT: LANES(d[l] = (CONV(a[l]) > CONV(c[l]))); return 1;                  \
+	case CMP_GE: LANES(d[l] = (CONV(a[l]) >= CONV(c[l]))); return 1;                 \
+	default: return 0;                                                               \
+	}
+#define CONV_S(x) ((int32_t)(x))
+#define CONV_U(x) ((uint32_t)(x))
+#define CONV_F(x) (f32(x))
+	if (ty == PT_S32) {
+		SETP_CASES(int32_t, CONV_S)
+	} else if (ty == PT_U32) {
+		if (md >= CMP_LO) /* lo ls hi hs */
+			md = md == CMP_LO ? CMP_LT : md == CMP_LS ? CMP_LE : md == CMP_HI ? CMP_GT : CMP_GE;
+		SETP_CASES(uint32_t, CONV_U)
+	} else if (ty == PT_F32 && md != CMP_NE) { /* ordered compares; NaN gives false */
+		SETP_CASES(float, CONV_F)
+	}
+	return 0;
+#undef SETP_CASES
+#undef CONV_S
+#undef CONV_U
+#undef CONV_F
+}
+
+/* Float arithmetic that needs more than the host's default: a directed rounding mode
+ * (.rz .rm .rp) or .sat. Tested only on the float paths of the instructions that have
+ * these modifiers (add sub mul mad fma div rcp sqrt; mod2 is their rounding). */
+#define FLOAT_SLOW(in)                                                                   \
+	(((in)->type == PT_F32 || (in)->type == PT_F64) &&                              \
+	 (((in)->mod2 >= RND_RZ && (in)->mod2 <= RND_RP) || ((in)->flags & PF_SAT)))
+
+uint64_t cvt_one(const struct ptx_insn *in, uint64_t v);
+uint64_t atom_one(const struct ptx_insn *in, void *p, uint64_t bv, uint64_t cv);
+uint64_t bfe_one(unsigned ty, uint64_t a, uint64_t b, uint64_t c);
+uint32_t bmsk_one(uint32_t a, uint32_t b, int wrap);
+void carry_op(const struct ptx_insn *in, uint64_t *R, uint32_t m);
+void float_slow(const struct ptx_insn *in, enum fround_op op, uint64_t *d,
+		const uint64_t *a, const uint64_t *b, const uint64_t *c, uint32_t m);
+void member_groups(const struct ptx_insn *in, const uint64_t *R, uint32_t m,
+		   unsigned k, uint32_t grp[32]);
+void match_lanes(const struct ptx_insn *in, uint64_t *R, uint32_t m);
+void redux_lanes(const struct ptx_insn *in, uint64_t *R, uint32_t m);
+
+/* ---- the interpreter loop (exec_loop.c) ----------------------------------------- */
+
+/* Destination and source k of instruction in, in the register file R (32 lanes each). */
+#define DS(k) (R + (size_t)in->d[k] * 32)
+#define SS(k) (R + (size_t)in->s[k] * 32)
+
+int warp_exec(struct block *b, struct warp *w);
+
+#pragma GCC visibility pop
+
+#endif

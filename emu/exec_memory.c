@@ -1,0 +1,165 @@
+/* exec_memory — the slow path of the interpreter's checked memory accesses: every
+ * address resolved to its space and allocation, and the fault message that explains
+ * a bad one. Separate from the loop: it runs only when the inline fast path
+ * (exec_internal.h) cannot answer.
+ */
+#include "exec_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "devmem.h"
+
+/* ---- memory --------------------------------------------------------------------- */
+
+static const char *space_name(int sp)
+{
+	static const char *const n[] = { "generic", "global", "shared", "local", "const",
+					 "kernel parameter", "parameter", "texture" };
+	return n[sp];
+}
+
+/* Explains why a global/generic address is invalid, for the fault message. */
+static void explain_global(char *buf, size_t len, uint64_t addr, unsigned size)
+{
+	struct devmem_info in;
+	if (addr < 65536) {
+		snprintf(buf, len, "which is a null pointer (address 0x%llx)",
+			 (unsigned long long)addr);
+		return;
+	}
+	if (devmem_nearest(addr, &in) == 0) {
+		uint64_t end = in.base + in.size;
+		const char *lab = in.label ? in.label : "device memory";
+		if (addr >= in.base && addr < end && !in.live) {
+			snprintf(buf, len, "which is inside a %zu-byte allocation (%s) that was "
+				 "already freed", in.size, lab);
+			return;
+		}
+		if (addr >= in.base && addr < end && addr + size > end) {
+			snprintf(buf, len, "which runs %llu bytes past the end of a %zu-byte "
+				 "allocation (%s)", (unsigned long long)(addr + size - end), in.size,
+				 lab);
+			return;
+		}
+		if (addr >= end && addr - end < (1ull << 30)) {
+			snprintf(buf, len, "which is %llu bytes past the end of a %zu-byte %sallocation "
+				 "(%s)", (unsigned long long)(addr - end), in.size,
+				 in.live ? "" : "freed ", lab);
+			return;
+		}
+		if (addr < in.base && in.base - addr < (1ull << 30)) {
+			snprintf(buf, len, "which is %llu bytes before the start of a %zu-byte "
+				 "%sallocation (%s)", (unsigned long long)(in.base - addr), in.size,
+				 in.live ? "" : "freed ", lab);
+			return;
+		}
+	}
+	if (!devmem_in_device_range(addr))
+		snprintf(buf, len, "which is not a device address (a host pointer passed to "
+			 "the kernel?)");
+	else
+		snprintf(buf, len, "which is not inside any allocation");
+}
+
+static int mem_fault(struct block *b, struct warp *w, unsigned lane, const struct ptx_insn *in,
+		     int space, uint64_t addr, unsigned size, int is_write, const char *why)
+{
+	char ex[300];
+	if (why)
+		snprintf(ex, sizeof ex, "%s", why);
+	else
+		explain_global(ex, sizeof ex, addr, size);
+	fault_set(b, w, lane, in, EMU_FAULT_OOB, -EFAULT, "%s %u bytes of %s memory at 0x%llx, %s",
+		  is_write ? "wrote" : "read", size, space_name(space), (unsigned long long)addr,
+		  ex);
+	b->fault.addr = addr;
+	b->fault.size = size;
+	b->fault.is_write = is_write;
+	return -EFAULT;
+}
+
+
+/* Host pointer for [addr, addr+size) of lane `lane` in `space`, or NULL with a fault. */
+void *mem_slow(struct block *b, struct warp *w, unsigned lane, const struct ptx_insn *in,
+	       int space, uint64_t addr, unsigned size, int is_write)
+{
+	struct frame *fr = &w->frames[w->nframes - 1];
+	char why[200];
+	int sp = space;
+	if (size > 1 && (addr & (size - 1)) && space != SP_KPARAM && space != SP_FPARAM) {
+		int named = space != SP_GENERIC ? space
+			    : (addr & WIN_MASK) == SHARED_WIN ? SP_SHARED
+			    : (addr & WIN_MASK) == LOCAL_WIN ? SP_LOCAL : SP_GLOBAL;
+		fault_set(b, w, lane, in, EMU_FAULT_MISALIGNED, -EFAULT,
+			  "%s %u bytes of %s memory at 0x%llx, which is not aligned to %u bytes",
+			  is_write ? "wrote" : "read", size, space_name(named),
+			  (unsigned long long)addr, size);
+		b->fault.addr = addr;
+		b->fault.size = size;
+		b->fault.is_write = is_write;
+		return NULL;
+	}
+	if (sp == SP_GENERIC) {
+		if ((addr & WIN_MASK) == SHARED_WIN) {
+			sp = SP_SHARED;
+			addr -= SHARED_WIN;
+		} else if ((addr & WIN_MASK) == LOCAL_WIN) {
+			sp = SP_LOCAL;
+			addr -= LOCAL_WIN;
+		} else {
+			sp = SP_GLOBAL;
+		}
+	}
+	switch (sp) {
+	case SP_SHARED:
+		if (addr + size > b->shared_size || addr + size < addr) {
+			snprintf(why, sizeof why, "which is %llu bytes past the end of the block's "
+				 "%zu bytes of shared memory", (unsigned long long)(addr + size -
+				 b->shared_size), b->shared_size);
+			mem_fault(b, w, lane, in, SP_SHARED, addr, size, is_write, why);
+			return NULL;
+		}
+		return b->shared + addr;
+	case SP_LOCAL:
+		if (addr + size > b->local_per_thread || addr + size < addr) {
+			snprintf(why, sizeof why, "outside the thread's %zu bytes of local memory "
+				 "(stack)", b->local_per_thread);
+			mem_fault(b, w, lane, in, SP_LOCAL, addr, size, is_write, why);
+			return NULL;
+		}
+		return b->local + (size_t)(w->id * 32 + lane) * b->local_per_thread + addr;
+	case SP_KPARAM:
+		if (is_write || addr + size > b->L->kparam_size) {
+			mem_fault(b, w, lane, in, SP_KPARAM, addr, size, is_write,
+				  "outside the kernel's parameters");
+			return NULL;
+		}
+		return b->L->kparams + addr;
+	case SP_FPARAM:
+		if (addr + size > fr->f->fparam_size) {
+			mem_fault(b, w, lane, in, SP_FPARAM, addr, size, is_write,
+				  "outside the function's parameters");
+			return NULL;
+		}
+		return fr->fparam + (size_t)lane * fr->f->fparam_size + addr;
+	default: {
+		devaddr_t base;
+		size_t sz;
+		char *host;
+		if (devmem_lookup_range(addr, size, &base, &sz, &host) < 0) {
+			mem_fault(b, w, lane, in, space == SP_CONST ? SP_CONST : SP_GLOBAL, addr,
+				  size, is_write, NULL);
+			return NULL;
+		}
+		memmove(w->c_base + 1, w->c_base, 3 * sizeof(w->c_base[0]));
+		memmove(w->c_end + 1, w->c_end, 3 * sizeof(w->c_end[0]));
+		memmove(w->c_host + 1, w->c_host, 3 * sizeof(w->c_host[0]));
+		w->c_base[0] = base;
+		w->c_end[0] = base + sz;
+		w->c_host[0] = host;
+		return host + (addr - base);
+	}
+	}
+}

@@ -1,0 +1,158 @@
+/* ptx_parser.h — the PTX decoder's working state (tokens, the name maps, the parser,
+ * the function being built) and the functions its files share: ptx.c and ptx_*.c.
+ * Not for the interpreter: what it reads is the decoded form, ptx_internal.h.
+ */
+#ifndef PMPPLAB_EMU_PTX_PARSER_H
+#define PMPPLAB_EMU_PTX_PARSER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ptx_internal.h"
+
+/* ---- lexer ---------------------------------------------------------------------- */
+
+struct tok {
+	const char *p;
+	unsigned len, line;
+	char kind; /* 'w' word, 's' string, else the punctuation character */
+};
+
+/* ---- a string map (open addressing) --------------------------------------------- */
+
+enum { K_REG = 1, K_KPARAM, K_FPARAM, K_LOCAL, K_LABEL, K_SYM, K_FUNC };
+
+struct ment {
+	char *key;
+	int kind;
+	uint64_t val;
+	unsigned char type;
+};
+
+struct map {
+	struct ment *e;
+	size_t cap, n;
+};
+
+/* ---- parser state --------------------------------------------------------------- */
+
+struct pending {
+	unsigned pc;
+	char *name;
+};
+
+struct fixup { /* an extern-shared address to shift by the dynamic shared base */
+	unsigned func;
+	int is_imm;
+	unsigned idx;
+};
+
+/* A source position of an inlined function's .loc, and where it was inlined (the
+ * whole chain of inlined_at, up to the kernel's own line). */
+struct locnode {
+	uint32_t line;
+	uint16_t file;
+	uint32_t parent; /* index + 1 of the position it was inlined at; 0: the outermost */
+};
+
+struct fbuild {
+	struct ptx_func *f;
+	unsigned fidx;
+	struct map names; /* registers, params, locals, labels of this function */
+	struct map locs;  /* "file:line:col" -> the latest locnode of that position */
+	size_t icap, imm_cap;
+	unsigned char *imm_reloc; /* per immediate: 1 when relocated (slot_imm) */
+	struct pending *br; size_t nbr, brcap;
+	unsigned cur_file, cur_line;
+	uint32_t cur_inl; /* locnode index + 1 of the current .loc, 0 when not inlined */
+};
+
+struct parser {
+	const char *path;
+	struct tok *t;
+	size_t nt, i;
+	char *err;
+	size_t errlen;
+	int rc;
+	struct ptx_module *m;
+	struct map globals; /* symbols and functions */
+	size_t fcap, scap;
+	struct pending *calls; size_t ncalls, callcap; /* (func<<20|pc) -> callee name */
+	struct fixup *fix; size_t nfix, fixcap;
+	size_t shared_next;
+	struct locnode *locs; size_t nlocs, loccap; /* inline chains (body_loc) */
+};
+
+/* ---- declarations --------------------------------------------------------------- */
+
+struct decl {
+	unsigned type, align, vec;
+	const char *name;
+	unsigned nlen;
+	size_t count; /* elements (1 for scalars); 0 for name[] */
+	int is_array, range; /* range: name<N> */
+	int managed;         /* .attribute(.managed): a __managed__ variable */
+};
+
+/* ---- instructions --------------------------------------------------------------- */
+
+struct opnd {
+	struct tok *t; /* first token */
+	size_t n;      /* tokens */
+};
+
+struct ctx {
+	struct parser *p;
+	struct fbuild *b;
+	struct ptx_insn *in;
+	unsigned line;
+	int clock; /* set when an operand is %clock & co (1 clock, 2 clock64, 3 globaltimer) */
+	int64_t local_off; /* set when an operand is the address of a .local variable */
+	const struct tok *unsupported_sreg; /* an unknown %special operand */
+};
+
+/* Not exported from libpmpplab_cudart.so: these are the decoder's own. */
+#pragma GCC visibility push(hidden)
+
+/* ---- tokens, names and literals (ptx_lex.c) ------------------------------------- */
+
+int type_is_float(unsigned t);
+int lex(const char *s, size_t n, struct tok **out, size_t *nout);
+struct ment *map_get(const struct map *m, const char *k, size_t len);
+struct ment *map_put(struct map *m, const char *k, size_t len, int kind, uint64_t val,
+		     unsigned type);
+void map_free(struct map *m);
+int perr(struct parser *p, unsigned line, const char *fmt, ...);
+int tok_is(const struct tok *t, const char *s);
+struct tok *peek(struct parser *p);
+int grow(void **arr, size_t *cap, size_t need, size_t elem);
+unsigned parse_type_word(const char *s, size_t len);
+int parse_number(const struct tok *t, uint64_t *val, int *is_float);
+uint64_t literal_bits(uint64_t v, int is_float, int neg, unsigned ty);
+
+/* ---- declarations (ptx_decl.c) -------------------------------------------------- */
+
+int parse_decl(struct parser *p, struct decl *d);
+size_t align_up(size_t v, size_t a);
+int parse_module_var(struct parser *p, enum ptx_space sp, int is_extern);
+
+/* ---- operands (ptx_operands.c) and instructions (ptx_insn.c) -------------------- */
+
+int split_operands(struct parser *p, size_t end, struct opnd *ops, int max);
+int scalar_operand(struct ctx *c, struct tok *t, size_t n, unsigned ty);
+int address_operand(struct ctx *c, struct tok *t, size_t n);
+int vector_operand(struct ctx *c, struct tok *t, size_t n, uint32_t *slots, int max,
+		   unsigned ty);
+int decode_insn(struct ctx *c, size_t end);
+
+/* ---- functions (ptx_func.c) and their control flow (ptx_cfg.c) ------------------ */
+
+int slot_imm(struct fbuild *b, uint64_t v, int reloc);
+int add_message(struct parser *p, const char *msg);
+int add_insn(struct fbuild *b, struct ptx_insn **out);
+int parse_function(struct parser *p, int is_entry, int is_extern);
+int finish_function(struct parser *p, struct fbuild *b);
+
+#pragma GCC visibility pop
+
+#endif
