@@ -163,6 +163,22 @@ static int parse_init(struct parser *p, unsigned type, unsigned char *buf, size_
 	return 0;
 }
 
+/* The module's next symbol, for declaration D of SIZE bytes in SP; its address is the
+ * caller's to set, and m->nsyms its to count once the name is mapped. NULL: no memory. */
+struct ptx_symbol *new_symbol(struct parser *p, const struct decl *d, enum ptx_space sp,
+			      size_t size)
+{
+	struct ptx_module *m = p->m;
+	if (grow((void **)&m->syms, &p->scap, m->nsyms + 1, sizeof(*m->syms)))
+		return NULL;
+	struct ptx_symbol *s = &m->syms[m->nsyms];
+	if (!(s->name = strndup(d->name, d->nlen)))
+		return NULL;
+	s->space = sp;
+	s->size = size;
+	return s;
+}
+
 /* A module-level .global/.const/.shared variable. */
 int parse_module_var(struct parser *p, enum ptx_space sp, int is_extern)
 {
@@ -171,13 +187,9 @@ int parse_module_var(struct parser *p, enum ptx_space sp, int is_extern)
 		return p->rc;
 	size_t size = ptx_type_size(d.type) * d.vec * d.count;
 	struct ptx_module *m = p->m;
-	if (grow((void **)&m->syms, &p->scap, m->nsyms + 1, sizeof(*m->syms)))
+	struct ptx_symbol *s = new_symbol(p, &d, sp, size);
+	if (!s)
 		return -ENOMEM;
-	struct ptx_symbol *s = &m->syms[m->nsyms];
-	if (!(s->name = strndup(d.name, d.nlen)))
-		return -ENOMEM;
-	s->space = sp;
-	s->size = size;
 	if (sp == SP_SHARED) {
 		if (is_extern && d.count == 0) {
 			s->addr = (devaddr_t)-1; /* dynamic: fixed up at the end */

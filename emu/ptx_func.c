@@ -134,13 +134,9 @@ static int body_decl(struct parser *p, struct fbuild *b, struct tok *dt)
 		} else if (tok_is(dt, ".shared")) {
 			size_t size = ptx_type_size(d.type) * d.vec * d.count;
 			struct ptx_module *m = p->m;
-			if (grow((void **)&m->syms, &p->scap, m->nsyms + 1, sizeof(*m->syms)))
+			struct ptx_symbol *s = new_symbol(p, &d, SP_SHARED, size);
+			if (!s)
 				return -ENOMEM;
-			struct ptx_symbol *s = &m->syms[m->nsyms];
-			if (!(s->name = strndup(d.name, d.nlen)))
-				return -ENOMEM;
-			s->space = SP_SHARED;
-			s->size = size;
 			p->shared_next = align_up(p->shared_next, d.align);
 			s->addr = p->shared_next;
 			p->shared_next += size;
