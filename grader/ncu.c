@@ -268,7 +268,8 @@ double ncu_st_sectors_per_request(const struct ncu_kernel *k) { return ratio(k->
 double ncu_shared_ld_passes(const struct ncu_kernel *k) { return ratio(k->shd_ld_passes, k->shd_ld_insts); }
 double ncu_shared_st_passes(const struct ncu_kernel *k) { return ratio(k->shd_st_passes, k->shd_st_insts); }
 
-const char *ncu_header(void)
+/* The table's header; ncu_format's columns line up under it. */
+static const char *ncu_header(void)
 {
 	return "kernel                    calls   time ms  occup.  lanes  ld sect/req  st sect/req  shd ld/st passes";
 }
@@ -280,7 +281,8 @@ static int put(char *buf, size_t len, int width, int prec, double v)
 			: snprintf(buf, len, "%*.*f", width, prec, v);
 }
 
-void ncu_format(const struct ncu_kernel *k, char *buf, size_t len)
+/* One kernel's figures as one line of text. */
+static void ncu_format(const struct ncu_kernel *k, char *buf, size_t len)
 {
 	size_t at = (size_t)snprintf(buf, len, "%-24.24s %6u %9.4f  ", k->name, k->launches,
 				    k->time_ns / 1e6);

@@ -51,9 +51,6 @@ double ncu_st_sectors_per_request(const struct ncu_kernel *k);
 double ncu_shared_ld_passes(const struct ncu_kernel *k);
 double ncu_shared_st_passes(const struct ncu_kernel *k);
 
-/* One kernel's figures as one line of text (fixed columns under ncu_header()). */
-void ncu_format(const struct ncu_kernel *k, char *buf, size_t len);
-const char *ncu_header(void);
 /* The whole profile as text for a report: the header, a line per kernel and what the
  * columns mean. Caller frees; NULL when out of memory. */
 char *ncu_table(const struct ncu_profile *p);

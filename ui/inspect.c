@@ -3,6 +3,7 @@
 #include "inspect.h"
 
 #include <errno.h>
+#include <math.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -351,14 +352,14 @@ static void warps_render(struct inspect *in, int width, int height, struct sline
 
 /* ---- memory ---- */
 
-static enum ui_role sectors_role(double s)
+enum ui_role inspect_sectors_role(double s)
 {
-	return s <= 4.01 ? ROLE_PASS : s < 16 ? ROLE_WARN : ROLE_FAIL;
+	return isnan(s) ? ROLE_DIM : s <= 4.01 ? ROLE_PASS : s < 16 ? ROLE_WARN : ROLE_FAIL;
 }
 
-static enum ui_role banks_role(double b)
+enum ui_role inspect_banks_role(double b)
 {
-	return b <= 1.01 ? ROLE_PASS : b < 8 ? ROLE_WARN : ROLE_FAIL;
+	return isnan(b) ? ROLE_DIM : b <= 1.05 ? ROLE_PASS : b < 8 ? ROLE_WARN : ROLE_FAIL;
 }
 
 /* One row of the memory table. */
@@ -368,17 +369,17 @@ static void memory_line(const struct inspect *in, const struct emu_trace_line_sn
 	struct sline *l = sline_list_add(out);
 	sline_printf(l, ln->line ? ROLE_NORMAL : ROLE_DIM, ln->line ? "%5u " : "other ", ln->line);
 	if (ln->gld_req)
-		sline_printf(l, sectors_role(livetrace_ld_sectors(ln)), "%8llu %8.1f ",
+		sline_printf(l, inspect_sectors_role(livetrace_ld_sectors(ln)), "%8llu %8.1f ",
 			     (unsigned long long)ln->gld_req, livetrace_ld_sectors(ln));
 	else
 		sline_puts(l, ROLE_DIM, "       -        - ");
 	if (ln->gst_req)
-		sline_printf(l, sectors_role(livetrace_st_sectors(ln)), "%8llu %8.1f ",
+		sline_printf(l, inspect_sectors_role(livetrace_st_sectors(ln)), "%8llu %8.1f ",
 			     (unsigned long long)ln->gst_req, livetrace_st_sectors(ln));
 	else
 		sline_puts(l, ROLE_DIM, "       -        - ");
 	if (ln->shd_req)
-		sline_printf(l, banks_role(livetrace_bank_degree(ln)), "%8llu %5.1f  ",
+		sline_printf(l, inspect_banks_role(livetrace_bank_degree(ln)), "%8llu %5.1f  ",
 			     (unsigned long long)ln->shd_req, livetrace_bank_degree(ln));
 	else
 		sline_puts(l, ROLE_DIM, "       -     -  ");

@@ -119,6 +119,11 @@ const char *const (*inspect_key_help(unsigned *n))[2];
 
 /* Renders the current tab for a WIDTH x HEIGHT area (the tab line is the panel's). */
 void inspect_render(struct inspect *in, int width, int height, struct sline_list *out);
+/* The colour of a figure of the memory tab, emulator's or ncu's alike: green for the
+ * best access pattern (4 sectors per request, 1 shared pass), red where it wastes most;
+ * dim for a missing figure (NAN). */
+enum ui_role inspect_sectors_role(double sectors_per_request);
+enum ui_role inspect_banks_role(double passes_per_request);
 /* The tab names, for the tab line. */
 const char *inspect_tab_name(enum inspect_tab t);
 

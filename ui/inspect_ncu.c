@@ -6,18 +6,6 @@
 
 #include "ncu.h"
 
-/* The same colours as the emulator's table: green where the access pattern is the best
- * one, red where it wastes most. */
-static enum ui_role sectors_role(double s)
-{
-	return isnan(s) ? ROLE_DIM : s <= 4.01 ? ROLE_PASS : s < 16 ? ROLE_WARN : ROLE_FAIL;
-}
-
-static enum ui_role passes_role(double b)
-{
-	return isnan(b) ? ROLE_DIM : b <= 1.05 ? ROLE_PASS : b < 8 ? ROLE_WARN : ROLE_FAIL;
-}
-
 static enum ui_role lanes_role(double l)
 {
 	return isnan(l) ? ROLE_DIM : l >= 30 ? ROLE_PASS : l >= 20 ? ROLE_WARN : ROLE_FAIL;
@@ -41,11 +29,11 @@ static void kernel_line(const struct ncu_kernel *k, int name_w, struct sline_lis
 	figure(l, ROLE_NORMAL, 5, 0, ncu_occupancy_pct(k), "%");
 	figure(l, lanes_role(ncu_lanes(k)), 6, 1, ncu_lanes(k), "");
 	double ld = ncu_ld_sectors_per_request(k), st = ncu_st_sectors_per_request(k);
-	figure(l, sectors_role(ld), 9, 1, ld, "");
-	figure(l, sectors_role(st), 9, 1, st, "");
+	figure(l, inspect_sectors_role(ld), 9, 1, ld, "");
+	figure(l, inspect_sectors_role(st), 9, 1, st, "");
 	double sl = ncu_shared_ld_passes(k), ss = ncu_shared_st_passes(k);
-	figure(l, passes_role(sl), 7, 1, sl, "");
-	figure(l, passes_role(ss), 6, 1, ss, "");
+	figure(l, inspect_banks_role(sl), 7, 1, sl, "");
+	figure(l, inspect_banks_role(ss), 6, 1, ss, "");
 }
 
 void inspect_ncu_render(const struct inspect *in, int width, int height, struct sline_list *out)
