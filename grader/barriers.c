@@ -65,12 +65,6 @@ void barriers_findings_release(struct barriers_findings *fs)
 	fs->n = fs->cap = 0;
 }
 
-static const char *base_name(const char *p)
-{
-	const char *s = p ? strrchr(p, '/') : NULL;
-	return s ? s + 1 : p ? p : "";
-}
-
 /* Adds f unless an equal finding (kind, both positions) is there. Returns 1 if added. */
 static unsigned add(struct barriers_findings *fs, const struct barriers_finding *f)
 {
@@ -126,9 +120,9 @@ static void static_divergent(const struct uniformity_kernel *k, const struct uni
 	plain_name(k->name, name, sizeof name);
 	snprintf(f.kind, sizeof f.kind, "divergent-barrier");
 	snprintf(f.source, sizeof f.source, "static");
-	snprintf(f.file, sizeof f.file, "%s", base_name(b->file));
+	snprintf(f.file, sizeof f.file, "%s", fs_base_name(b->file));
 	f.line = b->line;
-	snprintf(f.other_file, sizeof f.other_file, "%s", base_name(b->cond_file));
+	snprintf(f.other_file, sizeof f.other_file, "%s", fs_base_name(b->cond_file));
 	f.other_line = b->cond_line;
 	const char *src = uniformity_source_name(b->cond_sources);
 	if (b->cond_pc == b->pc)
@@ -169,7 +163,7 @@ int barriers_static(const char *ptx_path, const char *kernel, unsigned min_barri
 		if (k)
 			plain_name(k->name, name, sizeof name);
 		for (unsigned j = 0; k && j < k->nbarriers && !f.line; j++) {
-			snprintf(f.file, sizeof f.file, "%s", base_name(k->barriers[j].file));
+			snprintf(f.file, sizeof f.file, "%s", fs_base_name(k->barriers[j].file));
 			f.line = k->barriers[j].line;
 		}
 		if (!k && kernel)
@@ -279,10 +273,10 @@ unsigned barriers_scan_events(const char *path, struct barriers_findings *out)
 			f.intra_warp = intra;
 			if (!strcmp(jstr(ev, "severity"), "warning"))
 				f.severity = BARRIERS_WARNING;
-			snprintf(f.file, sizeof f.file, "%s", base_name(jstr(ev, "file")));
+			snprintf(f.file, sizeof f.file, "%s", fs_base_name(jstr(ev, "file")));
 			f.line = (unsigned)json_integer_value(json_object_get(ev, "line"));
 			snprintf(f.other_file, sizeof f.other_file, "%s",
-				 base_name(jstr(ev, "other_file")));
+				 fs_base_name(jstr(ev, "other_file")));
 			f.other_line = (unsigned)json_integer_value(json_object_get(ev, "other_line"));
 			set_msg(&f, "%s", jstr(ev, "message"));
 			f.idea = fault ? idea_diverge
@@ -310,7 +304,7 @@ static bool sanitizer_pos(const char *p, const char *end, char *file, size_t fle
 			continue;
 		char path[PATH_MAX];
 		snprintf(path, sizeof path, "%.*s", (int)(colon - f), f);
-		snprintf(file, flen, "%s", base_name(path));
+		snprintf(file, flen, "%s", fs_base_name(path));
 		*line = (unsigned)strtoul(colon + 1, NULL, 10);
 		return true;
 	}
@@ -441,21 +435,6 @@ static const struct spec_dataset *dataset_of(const struct lab_spec *s, const str
 		if (!strcmp(s->datasets[i].name, c->dataset))
 			return &s->datasets[i];
 	return &s->datasets[0];
-}
-
-/* Writes the dataset's request file if the correctness run did not. */
-static int ensure_request(const struct barriers_context *ctx, const struct spec_dataset *d,
-			  const char *request)
-{
-	if (access(request, R_OK) == 0)
-		return 0;
-	struct pl_file req;
-	char err[128];
-	if (datagen_request(ctx->spec, d, ctx->seed, &req) < 0)
-		return -EINVAL;
-	int rc = pl_write(&req, request, err, sizeof err);
-	pl_release(&req);
-	return rc < 0 ? rc : 0;
 }
 
 /* Runs build b of the student program once; tool: compute-sanitizer's path (GPU) or
@@ -617,8 +596,9 @@ static void dynamic_checks(const struct barriers_context *ctx, const struct spec
 	const struct spec_dataset *d = dataset_of(ctx->spec, c);
 	char request[PATH_MAX];
 	snprintf(request, sizeof request, "%s/%s.in", ctx->tmp, d->name);
-	if (ensure_request(ctx, d, request) < 0) {
-		fprintf(notes, "not run: could not prepare the inputs of dataset %s\n", d->name);
+	char err[160] = "";
+	if (datagen_request_file(ctx->spec, d, ctx->seed, request, err, sizeof err) < 0) {
+		fprintf(notes, "not run: could not prepare the inputs of dataset %s: %s\n", d->name, err);
 		return;
 	}
 	if (ctx->backend != BACKEND_GPU) {

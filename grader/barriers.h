@@ -86,7 +86,7 @@ struct barriers_context {
 				  * see races that involve atomics); NULL when it could not be
 				  * built. emu: unused. */
 	const char *tmp;         /* the grading run's scratch folder */
-	uint64_t seed;           /* the check dataset's seed */
+	uint64_t seed;           /* the grading's seed (datagen_request_file) */
 	unsigned timeout_ms;     /* per run of the student program */
 };
 

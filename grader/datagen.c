@@ -2,6 +2,7 @@
 #include "datagen.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,4 +144,21 @@ uint64_t datagen_fresh_seed(void)
 	uint64_t x = (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
 	uint64_t s = splitmix(&x) & 0xffffffffffffULL; /* short enough to type back */
 	return s ? s : 1;
+}
+
+int datagen_request_file(const struct lab_spec *spec, const struct spec_dataset *d,
+			 uint64_t seed, const char *path, char *err, size_t errlen)
+{
+	if (access(path, R_OK) == 0)
+		return 0;
+	struct pl_file req;
+	int rc = datagen_request(spec, d, seed + (uint64_t)(d - spec->datasets), &req);
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", rc == -ENOMEM ? "out of memory" : "a size that does not evaluate");
+		return rc;
+	}
+	if (pl_write(&req, path, err, errlen) < 0)
+		rc = -EIO;
+	pl_release(&req);
+	return rc;
 }

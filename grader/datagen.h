@@ -13,6 +13,12 @@
  * -ENOMEM / -EINVAL (a size that does not evaluate). */
 int datagen_request(const struct lab_spec *spec, const struct spec_dataset *d, uint64_t seed,
 		    struct pl_file *req);
+/* The request file of dataset D at PATH, from the grading's SEED (each dataset draws
+ * from SEED plus its index, so every check of one grading sees the dataset's inputs),
+ * unless a step of this grading wrote it already. Returns 0, or a negative code with
+ * ERR saying why. */
+int datagen_request_file(const struct lab_spec *spec, const struct spec_dataset *d,
+			 uint64_t seed, const char *path, char *err, size_t errlen);
 /* A fresh seed from the clock and pid (never 0). */
 uint64_t datagen_fresh_seed(void);
 

@@ -46,6 +46,12 @@ char *fs_read(const char *path, size_t *len)
 	return buf;
 }
 
+const char *fs_base_name(const char *path)
+{
+	const char *s = path ? strrchr(path, '/') : NULL;
+	return s ? s + 1 : path ? path : "";
+}
+
 int fs_write_atomic(const char *path, const void *data, size_t len)
 {
 	char *tmp = NULL;

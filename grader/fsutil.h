@@ -11,6 +11,8 @@ char *fs_read(const char *path, size_t *len);
 int fs_write_atomic(const char *path, const void *data, size_t len);
 /* Copies SRC to DST (DST must not exist: never overwrites). 0 or -errno. */
 int fs_copy_new(const char *src, const char *dst);
+/* The last component of PATH ("" for NULL): a name to show for a file. */
+const char *fs_base_name(const char *path);
 /* Removes a folder and everything in it. */
 void fs_remove_tree(const char *path);
 

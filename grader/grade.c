@@ -210,7 +210,7 @@ static bool check_outputs(struct grading *g, const char *expected_path, const ch
 	return ok;
 }
 
-static void grade_dataset(struct grading *g, unsigned index, uint64_t seed)
+static void grade_dataset(struct grading *g, unsigned index)
 {
 	const struct spec_dataset *d = &g->spec->datasets[index];
 	char *label = dataset_label(d);
@@ -218,13 +218,11 @@ static void grade_dataset(struct grading *g, unsigned index, uint64_t seed)
 	snprintf(request, sizeof(request), "%s/%s.in", g->tmp, d->name);
 	snprintf(expected, sizeof(expected), "%s/%s.expected", g->tmp, d->name);
 	snprintf(actual, sizeof(actual), "%s/%s.out", g->tmp, d->name);
-	struct pl_file req;
 	char err[256] = "";
-	if (datagen_request(g->spec, d, seed, &req) < 0 || pl_write(&req, request, err, sizeof(err)) < 0) {
+	if (datagen_request_file(g->spec, d, g->report->seed, request, err, sizeof(err)) < 0) {
 		report_add(g->report, label, d->points, false, "could not prepare the inputs: %s", err);
 		goto out;
 	}
-	pl_release(&req);
 	struct runner_result rr, sr;
 	if (run_program(g, &g->ref, request, expected, 120 * 1000, &rr, NULL) < 0 ||
 	    rr.status != RUNNER_EXITED || rr.exit_code != 0) {
@@ -291,21 +289,6 @@ static const struct build_result *emu_twin(struct grading *g)
 	return g->emu_rc == 0 ? &g->emu : NULL;
 }
 
-/* The request file of dataset D (made from SEED unless a run made it already). */
-static void dataset_request(struct grading *g, const struct spec_dataset *d, uint64_t seed,
-			    char *request, size_t len)
-{
-	snprintf(request, len, "%s/%s.in", g->tmp, d->name);
-	if (access(request, R_OK) == 0)
-		return;
-	struct pl_file req;
-	char err[128];
-	if (datagen_request(g->spec, d, seed, &req) == 0) {
-		pl_write(&req, request, err, sizeof(err));
-		pl_release(&req);
-	}
-}
-
 /* gpu: runs the emulator twin on REQUEST; true (and *f) when it found a bad access. */
 static bool emu_memcheck(struct grading *g, const char *request, const char *actual,
 			 struct memcheck_finding *f)
@@ -327,46 +310,55 @@ static bool emu_memcheck(struct grading *g, const char *request, const char *act
 /* memcheck: on a GPU, the dataset again under compute-sanitizer, then on the emulator
  * twin; on the emulator every access is checked on every run, so the dataset's run
  * already answered. */
-static void grade_memcheck(struct grading *g, const struct spec_check *c, uint64_t seed)
+static void grade_memcheck(struct grading *g, const struct spec_check *c)
 {
 	const struct spec_dataset *d = check_dataset(g->spec, c);
 	progress(g, GRADE_STAGE_CHECK, 0, 1, "memcheck");
-	char request[128], actual[128];
-	dataset_request(g, d, seed, request, sizeof(request));
+	char request[128], actual[128], events[160], err[160] = "";
+	snprintf(request, sizeof(request), "%s/%s.in", g->tmp, d->name);
+	if (datagen_request_file(g->spec, d, g->report->seed, request, err, sizeof(err)) < 0) {
+		report_add(g->report, "memcheck", c->points, false,
+			   "could not prepare the inputs of dataset %s: %s", d->name, err);
+		return;
+	}
 	snprintf(actual, sizeof(actual), "%s/%s.memcheck", g->tmp, d->name);
-	char events[160];
 	snprintf(events, sizeof(events), "%s.events", actual);
-	char *sanitizer = g->backend == BACKEND_GPU ? paths_cuda_tool("compute-sanitizer") : NULL;
+	bool gpu = g->backend == BACKEND_GPU;
+	char *sanitizer = gpu ? paths_cuda_tool("compute-sanitizer") : NULL;
 	struct runner_result res;
 	int rc = run_program(g, &g->prog, request, actual, 12 * lab_timeout_ms(g->spec), &res,
 			     sanitizer);
+	bool ran = rc == 0 && res.status == RUNNER_EXITED && res.exit_code == 0;
 	struct memcheck_finding f;
-	if (g->backend == BACKEND_GPU && !sanitizer) {
-		report_add(g->report, "memcheck", c->points, true,
-			   "NOT CHECKED: compute-sanitizer is not installed, so out-of-bounds accesses cannot be detected on this GPU machine; grade with --backend emu to check them.");
-	} else if (rc < 0) {
+	if (rc < 0) {
 		report_add(g->report, "memcheck", c->points, false, "could not start the program");
 	} else if (memcheck_scan(res.out, events, &f) || memcheck_scan(res.err, events, &f)) {
 		report_add(g->report, "memcheck", c->points, false, "%s", f.text);
-	} else if (res.status == RUNNER_EXITED && res.exit_code == 0 &&
-		   emu_memcheck(g, request, actual, &f)) {
-		report_add(g->report, "memcheck", c->points, false,
-			   "%s\n(Found by pmpplab's emulator, which leaves a gap after every array; on "
-			   "the GPU this access landed in memory the program owns (the next array, or "
-			   "the padding after this one, or shared memory past the array but inside the "
-			   "block's), so compute-sanitizer did not see it, but it is still a bug.)", f.text);
-	} else if (res.status != RUNNER_EXITED || res.exit_code != 0) {
+	} else if (ran && emu_memcheck(g, request, actual, &f)) {
+		report_add(g->report, "memcheck", c->points, false, "%s\n(Found by pmpplab's emulator, %s)", f.text,
+			   sanitizer ? "which leaves a gap after every array; on the GPU this access "
+				       "landed in memory the program owns (the next array, or the padding "
+				       "after this one, or shared memory past the array but inside the "
+				       "block's), so compute-sanitizer did not see it, but it is still a bug."
+				     : "on a build of your file for the CPU: compute-sanitizer is not "
+				       "installed on this GPU machine.");
+	} else if (!ran) {
 		char how[128];
 		runner_describe(&res, 12 * lab_timeout_ms(g->spec), how, sizeof(how));
 		report_add(g->report, "memcheck", c->points, false,
 			   "not checked: under the memory checker the program %s before every access could be checked; fix that first (see the correctness tests)",
 			   how);
+	} else if (gpu && !sanitizer && !emu_twin(g)) {
+		report_add(g->report, "memcheck", c->points, true,
+			   "NOT CHECKED: compute-sanitizer is not installed and this file does not build for pmpplab's emulator, so out-of-bounds accesses cannot be detected here.");
 	} else if (!dataset_passed(g->report, d)) {
 		report_add(g->report, "memcheck", c->points, false,
 			   "no invalid access seen on dataset %s, but its output is wrong: these points count once it is right",
 			   d->name);
 	} else {
-		report_add(g->report, "memcheck", c->points, true, "no out-of-bounds or misaligned access (dataset %s)", d->name);
+		report_add(g->report, "memcheck", c->points, true,
+			   "no out-of-bounds or misaligned access (dataset %s%s)", d->name,
+			   gpu && !sanitizer ? "; checked by pmpplab's emulator: compute-sanitizer is not installed here" : "");
 	}
 	if (rc == 0)
 		runner_result_release(&res);
@@ -385,12 +377,12 @@ static int grade_performance(struct grading *g, const struct spec_check *c)
 }
 
 /* Barrier and race analysis (issue 6): checks of kind barriers live in barriers.c. */
-static int grade_barriers(struct grading *g, const struct spec_check *c, uint64_t seed)
+static int grade_barriers(struct grading *g, const struct spec_check *c)
 {
 	progress(g, GRADE_STAGE_CHECK, 0, 1, "barriers");
 	struct barriers_context ctx = {
 		.spec = g->spec, .backend = g->backend, .student = &g->prog, .tmp = g->tmp,
-		.seed = seed, .timeout_ms = lab_timeout_ms(g->spec),
+		.seed = g->report->seed, .timeout_ms = lab_timeout_ms(g->spec),
 	};
 	ctx.emu_twin = emu_twin(g);
 	return barriers_grade(&ctx, c, g->report, g->diags);
@@ -408,60 +400,63 @@ static const struct spec_dataset *profile_dataset(const struct lab_spec *s)
 /* --profile: the GPU's counters for each kernel (ncu.h), as a 0-point entry that the
  * text and JSON reports show and report->profile for the TUI's memory panel. On the
  * emulator the panels and the performance check already give the modelled figures. */
-static void grade_profile(struct grading *g, uint64_t seed)
+static void grade_profile(struct grading *g)
 {
 	const struct spec_dataset *d = profile_dataset(g->spec);
 	if (!d)
 		return;
 	if (g->backend != BACKEND_GPU) {
-		report_add(g->report, "profile (ncu)", 0, true,
-			   "not measured: ncu reads a GPU's counters and this grading ran on the emulator, "
+		report_add(g->report, NCU_REPORT_TEST, 0, true,
+			   "NOT MEASURED: ncu reads a GPU's counters and this grading ran on the emulator, "
 			   "whose modelled figures are in the performance check and, per source line, "
 			   "in the memory panel of the terminal UI");
 		return;
 	}
-	progress(g, GRADE_STAGE_CHECK, 0, 1, "profile (ncu)");
+	progress(g, GRADE_STAGE_CHECK, 0, 1, NCU_REPORT_TEST);
 	char *ncu = paths_cuda_tool("ncu");
-	if (!ncu) {
-		report_add(g->report, "profile (ncu)", 0, true,
-			   "not measured: Nsight Compute (ncu) is not installed with the CUDA toolkit here");
-		return;
-	}
-	char request[128], actual[128], log[160];
-	dataset_request(g, d, seed + (unsigned)(d - g->spec->datasets), request, sizeof(request));
+	char request[128], actual[128], log[160], why[400] = "";
+	snprintf(request, sizeof(request), "%s/%s.in", g->tmp, d->name);
 	snprintf(actual, sizeof(actual), "%s/%s.ncu", g->tmp, d->name);
 	snprintf(log, sizeof(log), "%s/%s.ncu.csv", g->tmp, d->name);
 	const char *argv[16];
-	ncu_command(argv, ncu, log, g->prog.program, request, actual);
+	if (ncu)
+		ncu_command(argv, ncu, log, g->prog.program, request, actual);
 	struct runner_result res;
-	int rc = run_argv(g, &g->prog, argv, actual, 30 * lab_timeout_ms(g->spec), &res);
-	free(ncu);
-	char *text = rc == 0 ? fs_read(log, NULL) : NULL;
-	struct ncu_profile *p = calloc(1, sizeof(*p));
-	char why[400] = "";
-	if (p && text && ncu_parse(text, p, why, sizeof(why)) == 0 && p->n) {
+	int rc = -ENOENT;
+	char *text = NULL;
+	struct ncu_profile *p = NULL;
+	if (!ncu)
+		snprintf(why, sizeof(why), "Nsight Compute (ncu) is not installed with the CUDA toolkit here");
+	else if (datagen_request_file(g->spec, d, g->report->seed, request, why, sizeof(why)) < 0)
+		; /* why says it */
+	else if ((rc = run_argv(g, &g->prog, argv, actual, 30 * lab_timeout_ms(g->spec), &res)) < 0)
+		snprintf(why, sizeof(why), "ncu could not be started: %s", strerror(-rc));
+	else if (!(text = fs_read(log, NULL))) {
+		char how[128];
+		runner_describe(&res, 30 * lab_timeout_ms(g->spec), how, sizeof(how));
+		snprintf(why, sizeof(why), "ncu wrote no table (it %s)", how);
+	}
+	else if (!(p = calloc(1, sizeof(*p))))
+		snprintf(why, sizeof(why), "out of memory");
+	else if (ncu_parse(text, p, why, sizeof(why)) == 0 && p->n) {
 		snprintf(p->dataset, sizeof(p->dataset), "%s", d->name);
 		char *table = ncu_table(p);
-		report_add(g->report, "profile (ncu)", 0, true, "%s", table ? table : "");
+		report_add(g->report, NCU_REPORT_TEST, 0, true, "%s", table ? table : "");
 		free(table);
 		g->report->profile = p;
 		p = NULL;
-	} else {
-		char how[128] = "could not be started";
-		if (rc == 0 && (res.status != RUNNER_EXITED || res.exit_code != 0))
-			runner_describe(&res, 30 * lab_timeout_ms(g->spec), how, sizeof(how));
-		report_add(g->report, "profile (ncu)", 0, true, "not measured (dataset %s): %s", d->name,
-			   why[0] ? why : how);
 	}
+	if (!g->report->profile)
+		report_add(g->report, NCU_REPORT_TEST, 0, true, "NOT MEASURED (dataset %s): %s", d->name, why);
 	free(p);
 	free(text);
+	free(ncu);
 	if (rc == 0)
 		runner_result_release(&res);
 }
 
 static int grade_run(struct grading *g)
 {
-	uint64_t seed = g->report->seed;
 	int rc = do_build(g);
 	if (rc < 0 && rc != -ENOEXEC)
 		return rc;
@@ -481,7 +476,7 @@ static int grade_run(struct grading *g)
 			continue;
 		progress(g, GRADE_STAGE_DATASET, k++, count, d->name);
 		if (built) {
-			grade_dataset(g, i, seed + i);
+			grade_dataset(g, i);
 		} else {
 			char *label = dataset_label(d);
 			report_add(g->report, label ? label : d->name, d->points, false, "not run: the program does not compile");
@@ -490,20 +485,19 @@ static int grade_run(struct grading *g)
 	}
 	for (unsigned i = 0; i < g->spec->checks_count; i++) {
 		const struct spec_check *c = &g->spec->checks[i];
-		uint64_t check_seed = seed + (unsigned)(check_dataset(g->spec, c) - g->spec->datasets);
 		if (!built)
 			report_add(g->report, c->kind == SPEC_CHECK_PERFORMANCE ? "performance"
 					      : c->kind == SPEC_CHECK_BARRIERS ? "barriers" : "memcheck",
 				   c->points, false, "not run: the program does not compile");
 		else if (c->kind == SPEC_CHECK_MEMCHECK)
-			grade_memcheck(g, c, check_seed);
+			grade_memcheck(g, c);
 		else if (c->kind == SPEC_CHECK_PERFORMANCE && (rc = grade_performance(g, c)) < 0)
 			return rc;
-		else if (c->kind == SPEC_CHECK_BARRIERS && (rc = grade_barriers(g, c, check_seed)) < 0)
+		else if (c->kind == SPEC_CHECK_BARRIERS && (rc = grade_barriers(g, c)) < 0)
 			return rc;
 	}
 	if (built && g->opts->profile)
-		grade_profile(g, seed);
+		grade_profile(g);
 	return 0;
 }
 

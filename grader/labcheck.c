@@ -83,6 +83,12 @@ static bool check_one(const struct lab_spec *spec, const char *path, const struc
 	 * can hide an uncoalesced access that the emulator's model counts every time). */
 	const char *here = backend_name(backend_resolve(backend));
 	bool judged = !r->on[0] || strcmp(r->on, here) == 0;
+	if (r->on[0] && strcmp(r->on, backend_name(BACKEND_GPU)) != 0 &&
+	    strcmp(r->on, backend_name(BACKEND_EMU)) != 0) {
+		fprintf(out, "%s:1: error: expect-on takes %s or %s, not '%s'\n", path,
+			backend_name(BACKEND_EMU), backend_name(BACKEND_GPU), r->on);
+		*config_error = 1;
+	}
 	if (rc < 0) {
 		diag_print(out, &diags);
 		snprintf(why, sizeof(why), "could not grade");

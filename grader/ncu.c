@@ -18,6 +18,7 @@
 	"smsp__inst_executed.sum,"                                                  \
 	"smsp__thread_inst_executed_pred_on.sum,"                                   \
 	"smsp__average_thread_inst_executed_per_inst_executed.ratio,"               \
+	"smsp__thread_inst_executed_per_inst_executed.ratio,"                       \
 	"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"                           \
 	"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"                          \
 	"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,"                           \
@@ -164,20 +165,20 @@ static void add_row(struct ncu_profile *p, char **f, unsigned nf, const int *col
 	if (!k)
 		return;
 	double t = field(f, nf, col, COL_TIME), insts = field(f, nf, col, COL_INSTS);
+	/* Lanes with their predicate on, over the instructions; without both counts, the
+	 * plain ratio (times the instructions, or a mean of the launches' ratios) */
+	double on = field(f, nf, col, COL_LANES_ON);
+	double lanes = either(f, nf, col, COL_LANES, COL_LANES_OLD);
+	if (isnan(insts) || isnan(on))
+		on = lanes * (isnan(insts) ? 1 : insts);
 	if (isnan(insts))
-		insts = 1; /* no instruction count: the lanes become a mean over the launches */
-	double lanes = field(f, nf, col, COL_LANES);
-	if (isnan(lanes))
-		lanes = field(f, nf, col, COL_LANES_OLD);
-	double lane_insts = field(f, nf, col, COL_LANES_ON);
-	if (isnan(lane_insts))
-		lane_insts = lanes * insts;
+		insts = 1;
 	k->launches++;
 	if (!isnan(t))
 		k->time_ns += t;
 	add(&k->warps_pct_time, field(f, nf, col, COL_WARPS) * (isnan(t) ? 1 : t));
 	add(&k->insts, insts);
-	add(&k->lane_insts, lane_insts);
+	add(&k->lane_insts, on);
 	add(&k->ld_sectors, field(f, nf, col, COL_LD_SECT));
 	add(&k->ld_requests, field(f, nf, col, COL_LD_REQ));
 	add(&k->st_sectors, field(f, nf, col, COL_ST_SECT));
@@ -221,7 +222,8 @@ int ncu_parse(const char *text, struct ncu_profile *out, char *why, size_t whyle
 	bool header = false;
 	if (!copy || !f)
 		goto out;
-	for (char *line = strtok(copy, "\n"); line; line = strtok(NULL, "\n")) {
+	char *save = NULL;
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		line[strcspn(line, "\r")] = '\0';
 		if (line[0] != '"')
 			continue; /* ==PROF== messages */

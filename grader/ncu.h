@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The name of the report's entry that holds the profile, or why there is none. */
+#define NCU_REPORT_TEST "profile (ncu)"
 /* The most kernels kept (launches of one kernel are added up into one entry). */
 #define NCU_MAX_KERNELS 16
 /* The most launches profiled: every counter needs several replays of a launch. */

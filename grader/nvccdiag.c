@@ -164,7 +164,7 @@ static void add_undefined(const char *ref, size_t n, struct diag_list *out, unsi
 		    (strncmp(ref, "cu", 2) == 0 && ref[2] >= 'A' && ref[2] <= 'Z');
 	if (cuda)
 		diag_add(out, DIAG_ERROR, NULL, 0, 0,
-			 "%sis a CUDA function that this build does not provide: pmpplab's emulator implements the runtime calls the labs use, not this one; run with --backend gpu on a machine with a GPU, or do without it",
+			 "%sis a CUDA function that this build does not link. On the emulator, pmpplab implements the runtime calls the labs use, not this one: run with --backend gpu on a machine with a GPU, or do without it. On a GPU it belongs to a CUDA library the labs do not link (the driver API's cu* calls, cuBLAS...): do without it",
 			 head);
 	else
 		diag_add(out, DIAG_ERROR, NULL, 0, 0,

@@ -315,20 +315,12 @@ static int measured_run(const struct perf_context *ctx, const struct build_resul
 	return rc;
 }
 
-static int ensure_request(const struct perf_context *ctx, const struct spec_dataset *d,
-			  char *request, size_t len)
+/* The request file of dataset D in the grading folder, or why not (WHY). */
+static int request_of(const struct perf_context *ctx, const struct spec_dataset *d,
+		      char *request, size_t len, char *why, size_t whylen)
 {
 	snprintf(request, len, "%s/%s.in", ctx->tmp, d->name);
-	if (access(request, R_OK) == 0)
-		return 0;
-	struct pl_file req;
-	char err[128];
-	uint64_t seed = ctx->seed + (uint64_t)(d - ctx->spec->datasets);
-	if (datagen_request(ctx->spec, d, seed, &req) < 0)
-		return -EINVAL;
-	int rc = pl_write(&req, request, err, sizeof(err)) < 0 ? -EIO : 0;
-	pl_release(&req);
-	return rc;
+	return datagen_request_file(ctx->spec, d, ctx->seed, request, why, whylen);
 }
 
 /* GPU: alternates solution and student timed runs; fills the measures and the device. */
@@ -407,8 +399,8 @@ static int grade_timed(const struct perf_context *ctx, const struct spec_check *
 	if (rc == -ENOEXEC) {
 		report_add(r, name, c->points, false, "the lab's solution does not compile, so there is nothing to compare with (a bug in the lab, not your code)");
 		rc = 0;
-	} else if (rc == 0 && ensure_request(ctx, d, request, sizeof(request)) < 0) {
-		report_add(r, name, c->points, false, "could not prepare the inputs of dataset %s", d->name);
+	} else if (rc == 0 && request_of(ctx, d, request, sizeof(request), why, sizeof(why)) < 0) {
+		report_add(r, name, c->points, false, "could not prepare the inputs of dataset %s: %s", d->name, why);
 	} else if (rc == 0 && measure_both(ctx, &sol, request, &stu, &ref, &dev, why, sizeof(why), &student_failed) < 0) {
 		report_add(r, name, c->points, false, "%s%s", student_failed ? "" : "the lab's solution: ", why);
 	} else if (rc == 0) {
@@ -436,8 +428,8 @@ static int grade_counted(const struct perf_context *ctx, const struct spec_check
 	if (rc == -ENOEXEC) {
 		report_add(r, name, c->points, false, "the lab's solution does not compile, so there is nothing to compare with (a bug in the lab, not your code)");
 		rc = 0;
-	} else if (rc == 0 && ensure_request(ctx, d, request, sizeof(request)) < 0) {
-		report_add(r, name, c->points, false, "could not prepare the inputs of dataset %s", d->name);
+	} else if (rc == 0 && request_of(ctx, d, request, sizeof(request), why, sizeof(why)) < 0) {
+		report_add(r, name, c->points, false, "could not prepare the inputs of dataset %s: %s", d->name, why);
 	} else if (rc == 0 && count_both(ctx, &sol, request, &stu, &ref, why, sizeof(why), &student_failed) < 0) {
 		/* Its results were right (its correctness test passed): without counters there
 		 * is nothing to judge, and a correct program never fails for speed here. */

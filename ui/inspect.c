@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fsutil.h"
 #include "inspect_occ.h"
 #include "inspect_ncu.h"
 #include "keymap.h"
@@ -193,12 +194,6 @@ static const char *short_name(const struct inspect *in, char *buf, size_t n)
 	return buf;
 }
 
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-	return s ? s + 1 : path;
-}
-
 /* Says why there is no trace to show, if there is none (false: show the snapshot). */
 static bool no_trace(const struct inspect *in, int width, struct sline_list *out)
 {
@@ -206,6 +201,8 @@ static bool no_trace(const struct inspect *in, int width, struct sline_list *out
 		sline_list_wrap(out, ROLE_WARN, 0, width, in->note);
 	if (in->snap_rc == 0 && in->trace_mine)
 		return false;
+	if (in->gpu)
+		return true; /* runs on a GPU record no trace: the note says where one comes from */
 	if (!in->trace_path) {
 		sline_list_addf(out, ROLE_WARN, "Tracing is off (no trace file).");
 	} else if (in->run_going && in->match == TRACETAG_MATCH) {
@@ -236,7 +233,7 @@ static void trace_header(const struct inspect *in, int width, struct sline_list 
 	sline_puts(l, ROLE_DIM, "kernel ");
 	sline_printf(l, ROLE_STRONG, "%s", short_name(in, name, sizeof(name)));
 	if (width >= INSPECT_WIDE)
-		sline_printf(l, ROLE_NORMAL, " (%s)", base_name(f->file));
+		sline_printf(l, ROLE_NORMAL, " (%s)", fs_base_name(f->file));
 	sline_printf(l, ROLE_NORMAL, "  grid %ux%ux%u  block %ux%ux%u  launch #%u", f->grid[0],
 		     f->grid[1], f->grid[2], f->block[0], f->block[1], f->block[2], f->launch);
 	l = sline_list_add(out);

@@ -266,7 +266,7 @@ void inspect_occ_render(struct inspect *in, int width, int height, struct sline_
 			regs, smem, row.r.limit_warps, row.r.limit_blocks);
 	occ_whatif_line(&row, out);
 	if (!row.launched)
-		sline_list_addf(out, ROLE_DIM, "? = not launched yet: block %d assumed; run the lab (r) for yours.",
+		sline_list_addf(out, ROLE_DIM, "? = not launched yet: block %d assumed; run the lab (F5) for yours.",
 				row.block);
 	/* The advice, wrapped, goes under the curve: the curve gets the rows left. */
 	struct sline_list advice;

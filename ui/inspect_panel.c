@@ -70,7 +70,7 @@ static void inspect_panel_profile(struct inspect_panel *ip)
 	ip->model.ncu = r ? r->profile : NULL;
 	ip->model.ncu_note = NULL;
 	for (unsigned i = 0; r && i < r->n_tests; i++)
-		if (strcmp(r->tests[i].name, "profile (ncu)") == 0)
+		if (strcmp(r->tests[i].name, NCU_REPORT_TEST) == 0)
 			ip->model.ncu_note = r->tests[i].output;
 }
 

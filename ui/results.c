@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fsutil.h"
 #include "glyph.h"
 #include "mdview.h"
 #include "utf8.h"
@@ -12,16 +13,10 @@
 
 #define RESULTS_MAX_SOURCE_DIAGS 8
 
-static const char *base_name(const char *p)
-{
-	const char *s = p ? strrchr(p, '/') : NULL;
-	return s ? s + 1 : p ? p : "";
-}
-
 /* Whether diagnostics about FILE are about the student's file. */
 static bool is_student_file(const char *file, const char *student)
 {
-	return file && student && strcmp(base_name(file), base_name(student)) == 0;
+	return file && student && strcmp(fs_base_name(file), fs_base_name(student)) == 0;
 }
 
 /* Reads line LINE (1-based) of PATH into a new string, tabs as 4 spaces; NULL if none. */
@@ -166,7 +161,7 @@ static void render_build_diags(const struct results_input *in, struct sline_list
 		if (d->severity == DIAG_NOTE && !d->line)
 			continue;
 		shown++;
-		char *head = d->line ? xasprintf("%s:%u:%u: %s: ", base_name(d->file), d->line,
+		char *head = d->line ? xasprintf("%s:%u:%u: %s: ", fs_base_name(d->file), d->line,
 						 d->col, diag_severity_name(d->severity))
 				     : xasprintf("%s: ", diag_severity_name(d->severity));
 		char *text = xasprintf("%s%s", head, d->message ? d->message : "");

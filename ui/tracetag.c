@@ -8,15 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "xmem.h"
 
 #define TRACETAG_MAGIC "pmpplab-trace-tag 1"
-
-static const char *tag_base(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s ? s + 1 : p;
-}
 
 int tracetag_of_file(struct tracetag *t, const char *lab, const char *path)
 {
@@ -24,7 +19,7 @@ int tracetag_of_file(struct tracetag *t, const char *lab, const char *path)
 	snprintf(t->lab, sizeof(t->lab), "%s", lab ? lab : "");
 	if (!path)
 		return -EINVAL;
-	snprintf(t->file, sizeof(t->file), "%s", tag_base(path));
+	snprintf(t->file, sizeof(t->file), "%s", fs_base_name(path));
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return -errno;
@@ -44,21 +39,10 @@ int tracetag_of_file(struct tracetag *t, const char *lab, const char *path)
 
 int tracetag_write(const char *path, const struct tracetag *t)
 {
-	char *tmp = xasprintf("%s.%ld.tmp", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		int rc = -errno;
-		free(tmp);
-		return rc;
-	}
-	fprintf(f, "%s\nlab %s\nfile %s\nsize %" PRIu64 "\nhash %016" PRIx64 "\n", TRACETAG_MAGIC,
-		t->lab, t->file, t->size, t->hash);
-	int rc = fclose(f) == 0 ? 0 : -errno;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -errno;
-	if (rc < 0)
-		unlink(tmp);
-	free(tmp);
+	char *text = xasprintf("%s\nlab %s\nfile %s\nsize %" PRIu64 "\nhash %016" PRIx64 "\n",
+			       TRACETAG_MAGIC, t->lab, t->file, t->size, t->hash);
+	int rc = fs_write_atomic(path, text, strlen(text));
+	free(text);
 	return rc;
 }
 
@@ -106,5 +90,5 @@ enum tracetag_match tracetag_compare(const struct tracetag *recorded, const stru
 
 bool tracetag_is_file(const struct tracetag *now, const char *trace_file)
 {
-	return !trace_file || !*trace_file || strcmp(tag_base(trace_file), now->file) == 0;
+	return !trace_file || !*trace_file || strcmp(fs_base_name(trace_file), now->file) == 0;
 }

@@ -23,6 +23,7 @@
 
 #include "app.h"
 #include "draw.h"
+#include "fsutil.h"
 #include "editor.h"
 #include "glyph.h"
 #include "grade.h"
@@ -278,7 +279,7 @@ static void app_reset(struct app *a)
 	if (rc < 0) {
 		app_status(a, ROLE_FAIL, "Reset failed: %s", d.n ? d.items[0].message : strerror(-rc));
 	} else {
-		const char *name = backup && strrchr(backup, '/') ? strrchr(backup, '/') + 1 : backup;
+		const char *name = backup ? fs_base_name(backup) : NULL;
 		if (name)
 			snprintf(a->notice, sizeof(a->notice),
 				 "Reset to the starter. Your file is kept as %s/%s.", spec->id, name);
