@@ -302,6 +302,14 @@ cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
 	return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
 }
 
+/* The registers a thread of K gets: its PTX count, at most 255 (PTX registers are
+ * virtual). */
+static unsigned rt_numregs(const struct ptx_kernel *k)
+{
+	unsigned n = ptx_kernel_nregs(k);
+	return n > 255 ? 255 : n; /* PTX registers are virtual; a thread gets 255 at most */
+}
+
 /* Does a cooperative grid of a valid configuration exceed what the device runs at
  * once? (That is what lets grid.sync() work; the interpreter runs it like any grid.) */
 static int rt_cooperative_too_large(struct rt_function *f, dim3 grid, dim3 block, size_t shmem)
@@ -311,8 +319,7 @@ static int rt_cooperative_too_large(struct rt_function *f, dim3 grid, dim3 block
 			    f->max_dyn_shmem) != RT_CFG_OK)
 		return 0; /* rt_launch reports those */
 	unsigned long long blocks = (unsigned long long)grid.x * grid.y * grid.z;
-	unsigned nregs = ptx_kernel_nregs(f->kernel);
-	int per_sm = rt_launch_occupancy(nregs > 255 ? 255 : nregs,
+	int per_sm = rt_launch_occupancy(rt_numregs(f->kernel),
 					 ptx_kernel_static_shared(f->kernel),
 					 (int)(block.x * block.y * block.z), shmem);
 	return blocks > (unsigned long long)per_sm * (unsigned)rt_device_props()->multiProcessorCount;
@@ -349,7 +356,8 @@ static cudaError_t rt_exc_attributes(const cudaLaunchConfig_t *cfg, struct rt_ex
 			out->cooperative = a->val.cooperative != 0;
 			break;
 		case cudaLaunchAttributeClusterDimension:
-			if (a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z <= 1)
+			if ((unsigned long long)a->val.clusterDim.x * a->val.clusterDim.y *
+			    a->val.clusterDim.z <= 1)
 				break; /* clusters of one block: an ordinary grid */
 			rt_report_error("cudaLaunchKernelExC: thread block clusters (%ux%ux%u blocks) "
 					"are not emulated; run with --backend gpu",
@@ -426,11 +434,6 @@ static cudaError_t rt_query_function(const void *func, struct rt_function **out)
 	return cudaSuccess;
 }
 
-static unsigned rt_numregs(const struct ptx_kernel *k)
-{
-	unsigned n = ptx_kernel_nregs(k);
-	return n > 255 ? 255 : n; /* PTX registers are virtual; a thread gets 255 at most */
-}
 
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
 {

@@ -352,7 +352,7 @@ void match_lanes(const struct ptx_insn *in, uint64_t *R, uint32_t m)
 {
 	uint64_t *d = DS(0), *dp = DS(1), vals[32];
 	const uint64_t *a = SS(0);
-	uint64_t vm = ptx_tsize(in->type) == 8 ? ~0ull : 0xffffffffull;
+	uint64_t vm = width_mask(ptx_tsize(in->type));
 	uint32_t grp[32], res[32];
 	LANES(vals[l] = a[l] & vm);
 	member_groups(in, R, m, 1, grp);

@@ -96,7 +96,7 @@
 	X(BARRIER, "barrier", M_BAR)                /* barrier.sync (same as bar) */                      \
 	X(BARWARP, "", "warp sync")                 /* bar.warp.sync: __syncwarp */                       \
 	X(MEMBAR, "membar", "cta gl sys")           /* memory barrier: a no-op for one host memory */     \
-	X(FENCE, "fence", "sc acq_rel acquire release" M_SCOPE) /* same as membar */                      \
+	X(FENCE, "fence", "sc acq_rel acquire release " M_SCOPE) /* same as membar */                      \
 	X(NOP, "", "")                              /* prefetch, nanosleep, pmevent: no effect here */    \
 	X(ATOM, "atom", M_ATOM)                     /* d = old [a]; [a] = op([a], b[, c]) */              \
 	X(RED, "red", M_ATOM)                       /* [a] = op([a], b) */                                \

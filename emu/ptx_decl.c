@@ -163,10 +163,10 @@ static int parse_init(struct parser *p, unsigned type, unsigned char *buf, size_
 	return 0;
 }
 
-/* The module's next symbol, for declaration D of SIZE bytes in SP; its address is the
- * caller's to set, and m->nsyms its to count once the name is mapped. NULL: no memory. */
-struct ptx_symbol *new_symbol(struct parser *p, const struct decl *d, enum ptx_space sp,
-			      size_t size)
+/* The module's next symbol for declaration D in SP, named, sized (type x vector x
+ * count) and registered under its name; its address is the caller's to set. NULL: no
+ * memory. */
+struct ptx_symbol *new_symbol(struct parser *p, const struct decl *d, enum ptx_space sp)
 {
 	struct ptx_module *m = p->m;
 	if (grow((void **)&m->syms, &p->scap, m->nsyms + 1, sizeof(*m->syms)))
@@ -175,8 +175,19 @@ struct ptx_symbol *new_symbol(struct parser *p, const struct decl *d, enum ptx_s
 	if (!(s->name = strndup(d->name, d->nlen)))
 		return NULL;
 	s->space = sp;
-	s->size = size;
+	s->size = ptx_type_size(d->type) * d->vec * d->count;
+	if (!map_put(&p->globals, d->name, d->nlen, K_SYM, m->nsyms, d->type))
+		return NULL;
+	m->nsyms++;
 	return s;
+}
+
+/* Gives S the next ALIGN-aligned offset of the module's static shared memory. */
+void place_static_shared(struct parser *p, struct ptx_symbol *s, unsigned align)
+{
+	p->shared_next = align_up(p->shared_next, align);
+	s->addr = p->shared_next;
+	p->shared_next += s->size;
 }
 
 /* A module-level .global/.const/.shared variable. */
@@ -185,20 +196,18 @@ int parse_module_var(struct parser *p, enum ptx_space sp, int is_extern)
 	struct decl d;
 	if (parse_decl(p, &d))
 		return p->rc;
-	size_t size = ptx_type_size(d.type) * d.vec * d.count;
 	struct ptx_module *m = p->m;
-	struct ptx_symbol *s = new_symbol(p, &d, sp, size);
+	struct ptx_symbol *s = new_symbol(p, &d, sp);
 	if (!s)
 		return -ENOMEM;
+	size_t size = s->size;
 	if (sp == SP_SHARED) {
 		if (is_extern && d.count == 0) {
 			s->addr = (devaddr_t)-1; /* dynamic: fixed up at the end */
 			if (d.align > m->extern_shared_align)
 				m->extern_shared_align = d.align;
 		} else {
-			p->shared_next = align_up(p->shared_next, d.align);
-			s->addr = p->shared_next;
-			p->shared_next += size;
+			place_static_shared(p, s, d.align);
 			m->module_shared += size;
 		}
 	} else {
@@ -209,9 +218,6 @@ int parse_module_var(struct parser *p, enum ptx_space sp, int is_extern)
 		if (rc)
 			return rc;
 	}
-	if (!map_put(&p->globals, d.name, d.nlen, K_SYM, m->nsyms, d.type))
-		return -ENOMEM;
-	m->nsyms++;
 	if (peek(p)->kind == '=') {
 		p->i++;
 		unsigned char *buf = devmem_host(s->addr, size);

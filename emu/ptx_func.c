@@ -132,18 +132,11 @@ static int body_decl(struct parser *p, struct fbuild *b, struct tok *dt)
 				return -ENOMEM;
 			b->f->fparam_size += size;
 		} else if (tok_is(dt, ".shared")) {
-			size_t size = ptx_type_size(d.type) * d.vec * d.count;
-			struct ptx_module *m = p->m;
-			struct ptx_symbol *s = new_symbol(p, &d, SP_SHARED, size);
+			struct ptx_symbol *s = new_symbol(p, &d, SP_SHARED);
 			if (!s)
 				return -ENOMEM;
-			p->shared_next = align_up(p->shared_next, d.align);
-			s->addr = p->shared_next;
-			p->shared_next += size;
-			b->f->shared_size += size;
-			if (!map_put(&p->globals, d.name, d.nlen, K_SYM, m->nsyms, d.type))
-				return -ENOMEM;
-			m->nsyms++;
+			place_static_shared(p, s, d.align);
+			b->f->shared_size += s->size;
 		} else {
 			return perr(p, dt->line, "'%.*s' is not supported inside a function",
 				    (int)dt->len, dt->p);

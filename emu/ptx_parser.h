@@ -133,8 +133,8 @@ uint64_t literal_bits(uint64_t v, int is_float, int neg, unsigned ty);
 /* ---- declarations (ptx_decl.c) -------------------------------------------------- */
 
 int parse_decl(struct parser *p, struct decl *d);
-struct ptx_symbol *new_symbol(struct parser *p, const struct decl *d, enum ptx_space sp,
-			      size_t size);
+struct ptx_symbol *new_symbol(struct parser *p, const struct decl *d, enum ptx_space sp);
+void place_static_shared(struct parser *p, struct ptx_symbol *s, unsigned align);
 size_t align_up(size_t v, size_t a);
 int parse_module_var(struct parser *p, enum ptx_space sp, int is_extern);
 

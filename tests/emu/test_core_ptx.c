@@ -137,6 +137,24 @@ static void test_unknown_modifier_refused(void **state)
 	ptx_module_free(m);
 }
 
+/* Fences of every order and scope run (as no-ops: one host memory), e.g. libcu++'s
+ * block-scope atomic_thread_fence, which compiles to fence.acq_rel.cta. */
+static void test_fences_accepted(void **state)
+{
+	(void)state;
+	static const char txt[] = PTX_HEAD("sm_80") PTX_K(4)
+		"\tfence.sc.cta;\n\tfence.acq_rel.gpu;\n\tfence.acq_rel.cta;\n\tfence.sc.sys;\n"
+		"\tmembar.cta;\n\tmov.u32 %r2, 7;\n\tst.global.u32 [%rd2], %r2;\n\tret;\n}\n";
+	struct ptx_module *m;
+	struct emu_fault f;
+	devaddr_t buf;
+	uint32_t *o;
+	assert_int_equal(run_ptx(txt, 32, 0, 32, &o, &f, &m, &buf), 0);
+	assert_int_equal(o[31], 7);
+	devmem_free(buf);
+	ptx_module_free(m);
+}
+
 /* bfind.shiftamt (what __ffs compiles to): the shift that moves the found bit to the
  * top, 0xffffffff when there is none; bmsk.clamp and .wrap at their edges. */
 static void test_bfind_shiftamt_and_bmsk(void **state)
@@ -415,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_instruction_refused_at_launch),
 		cmocka_unit_test(test_redux_and_carry),
 		cmocka_unit_test(test_unknown_modifier_refused),
+		cmocka_unit_test(test_fences_accepted),
 		cmocka_unit_test(test_bfind_shiftamt_and_bmsk),
 		cmocka_unit_test(test_directed_rounding),
 		cmocka_unit_test(test_inlined_lines_and_refusals),
