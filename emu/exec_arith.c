@@ -157,7 +157,9 @@ uint64_t cvt_one(const struct ptx_insn *in, uint64_t v)
 		x = isnan(x) ? 0 : x < 0 ? 0 : x > 1 ? 1 : x;
 	switch (dt) {
 	case PT_F64: return mkf64(x);
-	case PT_F32: return mkf32(sflt && st == PT_F64 ? round_f32(x, mode) : (float)x);
+	/* x is exact here (but for a 64-bit integer, already rounded to double), so
+	 * round_f32 gives the mode's float: __int2float_ru, __double2float_rd... */
+	case PT_F32: return mkf32(round_f32(x, mode));
 	case PT_F16: return float_to_half((float)x);
 	default: { /* bf16: round to nearest even */
 		uint32_t u = (uint32_t)mkf32((float)x);

@@ -155,6 +155,30 @@ static void test_fences_accepted(void **state)
 	ptx_module_free(m);
 }
 
+/* cvt from an integer to f32 in a directed mode (__int2float_ru, _rd, _rz): 16777219
+ * lies between the floats 16777218 and 16777220. */
+static void test_cvt_int_directed(void **state)
+{
+	(void)state;
+	static const char txt[] = PTX_HEAD("sm_80") PTX_K(16)
+		"\tmov.u32 %r2, 16777219;\n"
+		"\tcvt.rp.f32.s32 %f1, %r2;\n\tcvt.rm.f32.s32 %f2, %r2;\n"
+		"\tcvt.rz.f32.u32 %f3, %r2;\n\tcvt.rn.f32.s32 %f4, %r2;\n"
+		"\tst.global.f32 [%rd2], %f1;\n\tst.global.f32 [%rd2+4], %f2;\n"
+		"\tst.global.f32 [%rd2+8], %f3;\n\tst.global.f32 [%rd2+12], %f4;\n\tret;\n}\n";
+	struct ptx_module *m;
+	struct emu_fault f;
+	devaddr_t buf;
+	uint32_t *o;
+	assert_int_equal(run_ptx(txt, 1, 0, 4, &o, &f, &m, &buf), 0);
+	float r[4];
+	memcpy(r, o, sizeof r);
+	assert_true(r[0] == 16777220.0f && r[1] == 16777218.0f);
+	assert_true(r[2] == 16777218.0f && r[3] == 16777220.0f);
+	devmem_free(buf);
+	ptx_module_free(m);
+}
+
 /* bfind.shiftamt (what __ffs compiles to): the shift that moves the found bit to the
  * top, 0xffffffff when there is none; bmsk.clamp and .wrap at their edges. */
 static void test_bfind_shiftamt_and_bmsk(void **state)
@@ -434,6 +458,7 @@ int main(void)
 		cmocka_unit_test(test_redux_and_carry),
 		cmocka_unit_test(test_unknown_modifier_refused),
 		cmocka_unit_test(test_fences_accepted),
+		cmocka_unit_test(test_cvt_int_directed),
 		cmocka_unit_test(test_bfind_shiftamt_and_bmsk),
 		cmocka_unit_test(test_directed_rounding),
 		cmocka_unit_test(test_inlined_lines_and_refusals),
