@@ -1,7 +1,9 @@
 #!/bin/bash
 # One table, one run, on the GPU (issue 8): each lab solution's kernel rate against a
 # device-to-device copy, against CUB for the same operation (reduce, scan, histogram),
-# and the matmul solutions against cuBLAS SGEMM at 4096 x 4096 x 4096.
+# and the matmul solutions against cuBLAS SGEMM at 4096 x 4096 x 4096. Beside them, each
+# lab's own vendor program (its performance check's `vendor:`, labs/README.md) timed by
+# perf_probe --vendor at the same size: the "vs vendor" column.
 # Run from the repository root on a GPU machine:
 #   bench/gpu_bench.sh [--probe PERF_PROBE] [--n FLOATS]
 # PERF_PROBE is bench/perf_probe.c built (default build/tests/perf/perf_probe). Lab rows
@@ -38,7 +40,7 @@ for dir in labs/[0-9]*/; do
   [ -n "$sol" ] && [ -f "$dir/$sol" ] || continue
   num=${id%%-*}
   case $num in
-    04|05) args=(--all-params 4096 --flops "2 * 4096 * 4096 * 4096"); base=sgemm ;;
+    04|05|12) args=(--all-params 4096 --flops "2 * 4096 * 4096 * 4096"); base=sgemm ;;
     *) grep -q "kind: *performance" "$dir/lab.yaml" || { printf '%s\tno performance check in lab.yaml\n' "$id" >>"$work/labs.tsv"; continue; }
        # memory-bound labs at the copy's size (a lab's own large dataset may fit in L2)
        args=(); grep -q '^  - name: n$' "$dir/lab.yaml" && args=(--set "n=$n")
@@ -49,9 +51,18 @@ for dir in labs/[0-9]*/; do
   else
     printf '%s\tFAILED: %s\n' "$id" "$(tail -3 "$work/$id.err" | tr '\n' ' ')" >>"$work/labs.tsv"
   fi
+  # the lab's vendor program, where its performance check names one (same size; its own work)
+  if grep -q '^    vendor:' "$dir/lab.yaml"; then
+    if line=$("$probe" "$dir" --vendor "${args[@]}" 2>"$work/$id.vendor.err"); then
+      printf '%s\t%s\t%s\n' "$id" "$(sed -n 's/^      name: *//p' "$dir/lab.yaml" | head -1)" "$line" >>"$work/vendor.tsv"
+    else
+      printf '%s\tFAILED: %s\n' "$id" "$(tail -3 "$work/$id.vendor.err" | tr '\n' ' ')" >>"$work/vendor.tsv"
+    fi
+  fi
 done
+touch "$work/vendor.tsv"
 
-python3 - "$work/base.tsv" "$work/labs.tsv" <<'PY'
+python3 - "$work/base.tsv" "$work/labs.tsv" "$work/vendor.tsv" <<'PY'
 import sys
 def rate(r, flops):
     for p, s in ((1e12, "T"), (1e9, "G"), (1e6, "M")):
@@ -94,4 +105,25 @@ print("rate: the lab check's bytes (or flops) / median kernel time (CUPTI). vs c
 print("the D2D copy's (bytes read + written). vs base: against CUB, the time per element (n)")
 print("of CUB over the lab's; against cuBLAS, the FLOP rates.")
 print("Targets (issue 8): memory-bound solutions at >= 80% of the copy at large sizes.")
+print()
+labs = {}
+for line in open(sys.argv[2]):
+    f = line.rstrip("\n").split("\t")
+    if len(f) >= 9: labs[f[0]] = f
+print("%-16s %-40s %10s %14s %10s" % ("lab vendor", "program", "kernel ms", "rate", "solution"))
+for line in open(sys.argv[3]):
+    f = line.rstrip("\n").split("\t")
+    if len(f) < 7:
+        print("%-16s %s" % (f[0], f[1])); continue
+    lab, name, vals, kind, work, ms, r = f[:7]
+    r, ms = float(r), float(ms)
+    sol = labs.get(lab)
+    cmp = "-"
+    if sol and ms > 0:
+        skind, sms, srate = sol[3], float(sol[5]), float(sol[6])
+        cmp = "%.0f%%" % (100 * srate / r) if skind == kind and r > 0 and skind != "time" else "%.2fx time" % (sms / ms)
+    print("%-16s %-40s %10.4f %14s %10s" % (lab, name[:40], ms, rate(r, kind == "flops") if r else "(time only)", cmp))
+print()
+print("lab vendor: each lab's vendor program (lab.yaml) at the lab row's size; solution: the")
+print("solution's rate as a % of the vendor's (same unit), else its time / the vendor's.")
 PY

@@ -4,8 +4,10 @@
  *
  * usage: perf_probe LAB_DIR SOURCE.cu [--dataset NAME] [--set PARAM=VALUE]...
  *                   [--all-params VALUE] [--bytes EXPR | --flops EXPR]
+ *        perf_probe LAB_DIR --vendor [the same options]
  * Defaults: the dataset and bytes/flops of the lab's first performance check (else its
- * last perf dataset, and time only). Prints one tab-separated line:
+ * last perf dataset, and time only). --vendor times that check's vendor program
+ * (labs/README.md, "The vendor line") instead, with its own work where it has one. Prints one tab-separated line:
  *   values  kind  work  kernel_ms  rate  peak  fraction  reps  rel_err  source  transfer_ms
  * Exit 0, 1 when the program failed, 2 on a usage or configuration error. */
 #include <errno.h>
@@ -26,6 +28,7 @@
 
 struct probe {
 	const char *lab, *source, *dataset, *bytes, *flops;
+	int vendor;
 	const char *sets[16];
 	unsigned n_sets;
 	long long all_params;
@@ -34,7 +37,7 @@ struct probe {
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: perf_probe LAB_DIR SOURCE.cu [--dataset NAME] [--set PARAM=VALUE]... [--all-params VALUE] [--bytes EXPR | --flops EXPR]\n");
+	fprintf(stderr, "usage: perf_probe LAB_DIR (SOURCE.cu | --vendor) [--dataset NAME] [--set PARAM=VALUE]... [--all-params VALUE] [--bytes EXPR | --flops EXPR]\n");
 	return 2;
 }
 
@@ -44,6 +47,7 @@ static int parse(int argc, char **argv, struct probe *p)
 		return -1;
 	p->lab = argv[1];
 	p->source = argv[2];
+	p->vendor = strcmp(argv[2], "--vendor") == 0;
 	for (int i = 3; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!v)
@@ -161,6 +165,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "perf_probe: no such dataset or param\n");
 		return 2;
 	}
+	const struct spec_vendor *v = c ? c->vendor : NULL;
+	if (p.vendor && !v) {
+		fprintf(stderr, "perf_probe: the lab's performance check names no vendor\n");
+		return 2;
+	}
+	if (p.vendor && !p.flops && !p.bytes) {
+		p.flops = v->flops;
+		p.bytes = v->bytes;
+	}
 	const char *kind = p.flops ? "flops" : p.bytes ? "bandwidth" : "time";
 	const char *expr = p.flops ? p.flops : p.bytes;
 	if (!expr && c && c->metric != SPEC_PERF_TIME) {
@@ -173,7 +186,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct build_result b;
-	int rc = build_lab(s, p.source, BACKEND_GPU, &b, &diags);
+	struct lab_spec view;
+	char *vfile = p.vendor ? spec_path(s, v->file) : NULL;
+	if (p.vendor && (!vfile || spec_vendor_view(s, v, &view) < 0))
+		return 2;
+	int rc = build_lab(p.vendor ? &view : s, p.vendor ? vfile : p.source, BACKEND_GPU, &b, &diags);
+	if (p.vendor)
+		spec_vendor_view_release(&view);
+	free(vfile);
 	if (rc < 0) {
 		diag_print(stderr, &b.diags);
 		diag_print(stderr, &diags);

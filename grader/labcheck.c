@@ -157,6 +157,36 @@ static bool check_folder(const struct lab_spec *spec, const char *rel, bool wron
 	return all;
 }
 
+/* The vendor programs that compute the lab's outputs (vendor.checked) must compute them
+ * right, or the vendor line would time something else. Graded like a known-right file,
+ * correctness only, on a GPU; the emulator runs no vendor library. */
+static bool check_vendors(const struct lab_spec *spec, enum backend_kind backend, uint64_t seed,
+			  FILE *out, int *config_error)
+{
+	bool all = true;
+	for (unsigned i = 0; i < spec->checks_count; i++) {
+		const struct spec_vendor *v = spec->checks[i].vendor;
+		if (!v || !v->checked)
+			continue;
+		char label[200], *file = spec_path(spec, v->file);
+		snprintf(label, sizeof(label), "vendor %s:%s", file ? strrchr(file, '/') + 1 : v->file,
+			 v->function ? v->function : spec->entry.function);
+		struct lab_spec view;
+		if (backend_resolve(backend) != BACKEND_GPU) {
+			fprintf(out, "  %-4s %-34s expect %-18s (the vendor library runs on a GPU only)\n", "--",
+				label, "pass");
+		} else if (!file || spec_vendor_view(spec, v, &view) < 0) {
+			*config_error = 1;
+		} else {
+			struct row r = { .label = label, .expect = EXPECT_PASS };
+			all &= check_one(&view, file, &r, backend, seed, out, config_error);
+			spec_vendor_view_release(&view);
+		}
+		free(file);
+	}
+	return all;
+}
+
 int labcheck_run(const char *dir, enum backend_kind backend, FILE *out)
 {
 	struct lab_spec *spec;
@@ -180,6 +210,7 @@ int labcheck_run(const char *dir, enum backend_kind backend, FILE *out)
 	ok &= check_one(spec, starter, &start, backend, seed, out, &config_error);
 	ok &= check_folder(spec, spec->wrong, true, backend, seed, out, &config_error);
 	ok &= check_folder(spec, spec->right, false, backend, seed, out, &config_error);
+	ok &= check_vendors(spec, backend, seed, out, &config_error);
 	fprintf(out, "%s\n", config_error ? "lab check: could not grade (see above)" :
 			     ok ? "lab check: all as expected" : "lab check: some rows are BAD");
 	free(solution);

@@ -149,6 +149,38 @@ char *perf_describe(const struct spec_check *c, const struct perf_measure *stu,
 	return text;
 }
 
+char *perf_vendor_describe(const struct spec_check *c, double work, const struct perf_measure *stu,
+			   const struct perf_measure *ven, double vendor_work, bool vendor_flops)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	bool flops = c->metric == SPEC_PERF_FLOPS;
+	bool same_unit = c->metric != SPEC_PERF_TIME && flops == vendor_flops;
+	char vr[32] = "", sr[32];
+	double vrate = ven->kernel_ms > 0 ? vendor_work / (ven->kernel_ms * 1e-3) : 0;
+	if (vrate > 0)
+		perf_format_rate(vrate, vendor_flops, vr, sizeof(vr));
+	fprintf(f, "vs the vendor library on this GPU (no points): %s %.4g ms%s%s", c->vendor->name,
+		ven->kernel_ms, vr[0] ? ", " : "", vr);
+	if (same_unit && vrate > 0 && work > 0 && stu->kernel_ms > 0) {
+		double srate = work / (stu->kernel_ms * 1e-3);
+		perf_format_rate(srate, flops, sr, sizeof(sr));
+		fprintf(f, "; your kernels %.4g ms, %s: %.0f%% of its %s", stu->kernel_ms, sr,
+			100 * srate / vrate, flops ? "FLOP rate" : "bandwidth");
+	} else {
+		fprintf(f, "; your kernels %.4g ms: %.2fx its time", stu->kernel_ms,
+			ven->kernel_ms > 0 ? stu->kernel_ms / ven->kernel_ms : 0);
+	}
+	if (ven->source != PL_TIMING_CUPTI)
+		fprintf(f, " (its time from CUDA events, copies included)");
+	fputc('\n', f);
+	fclose(f);
+	return text;
+}
+
 /* ---- modelled counters (emulator) ----------------------------------------------- */
 
 int perf_model_from_result(const struct pl_file *f, struct perf_model *m)
@@ -184,13 +216,15 @@ void perf_model_evaluate(const struct spec_check *c, const struct perf_model *st
 	v->bytes_per_element = elements > 0 ? 32 * sectors / elements : 0;
 	v->bank_conflicts = stu->shd_ideal > 0 ? stu->shd_wavefronts / stu->shd_ideal : 1;
 	v->lane_efficiency = stu->warp_insns > 0 ? stu->thread_insns / (32 * stu->warp_insns) : 1;
+	v->insn_ratio = sol->warp_insns > 0 ? stu->warp_insns / sol->warp_insns : 1;
 	v->traffic_ok = c->max_traffic_ratio <= 0 || v->traffic_ratio <= c->max_traffic_ratio;
 	v->coalescing_ok = c->min_coalescing <= 0 || v->coalescing >= c->min_coalescing;
 	v->bank_ok = c->max_bank_conflicts <= 0 || v->bank_conflicts <= c->max_bank_conflicts;
 	v->lane_ok = c->min_lane_efficiency <= 0 || v->lane_efficiency >= c->min_lane_efficiency;
+	v->insn_ok = c->max_insn_ratio <= 0 || v->insn_ratio <= c->max_insn_ratio;
 	v->judged = c->max_traffic_ratio > 0 || c->min_coalescing > 0 || c->max_bank_conflicts > 0 ||
-		    c->min_lane_efficiency > 0;
-	v->passed = v->traffic_ok && v->coalescing_ok && v->bank_ok && v->lane_ok;
+		    c->min_lane_efficiency > 0 || c->max_insn_ratio > 0;
+	v->passed = v->traffic_ok && v->coalescing_ok && v->bank_ok && v->lane_ok && v->insn_ok;
 }
 
 /* " (ok: at least 80% passes)" after a judged figure; nothing when not judged. */
@@ -230,6 +264,9 @@ char *perf_model_describe(const struct spec_check *c, const struct perf_model_ve
 	fprintf(f, "  lanes: %.0f%% of each warp instruction's 32 lanes did work", 100 * v->lane_efficiency);
 	limit(f, c->min_lane_efficiency > 0, v->lane_ok, "TOO LOW", "at least %.0f%% passes", 100 * c->min_lane_efficiency);
 	fputc('\n', f);
+	fprintf(f, "  instructions: %.0f warp instructions, %.2fx the solution's", stu->warp_insns, v->insn_ratio);
+	limit(f, c->max_insn_ratio > 0, v->insn_ok, "TOO MANY", "at most %.3gx passes", c->max_insn_ratio);
+	fputc('\n', f);
 	if (!v->passed) {
 		if (!v->coalescing_ok || !v->traffic_ok)
 			fprintf(f, "Consecutive threads of a warp should touch consecutive addresses, so one 32-byte sector serves 8 floats; and data reused by a block belongs in shared memory.\n");
@@ -237,7 +274,11 @@ char *perf_model_describe(const struct spec_check *c, const struct perf_model_ve
 			fprintf(f, "Threads of a warp that hit different words of one shared-memory bank are served one after another: pad the array (e.g. [TILE][TILE + 1]) or change the access order.\n");
 		if (!v->lane_ok)
 			fprintf(f, "Many lanes sit idle: branches that split warps (e.g. threadIdx.x %% (2 * stride) == 0) waste them; keep the active threads contiguous.\n");
+		if (!v->insn_ok)
+			fprintf(f, "The kernels execute many more instructions for the same result: count the loads (shared memory included) each multiply-add needs, and what registers could keep instead.\n");
 	}
+	if (c->vendor)
+		fprintf(f, "On a GPU this check also times %s on the same data (no points).\n", c->vendor->name);
 	fclose(f);
 	return text;
 }
@@ -383,6 +424,53 @@ static int build_solution(const struct perf_context *ctx, struct build_result *s
 	return rc;
 }
 
+/* The vendor line of check C (GPU): its program built from the lab's view of it, timed
+ * once on REQUEST. Never fails the check: what went wrong is the line. Malloc'd. */
+static char *vendor_line(const struct perf_context *ctx, const struct spec_check *c,
+			 const struct spec_dataset *d, const char *request,
+			 const struct perf_measure *stu, double work)
+{
+	struct lab_spec view;
+	struct build_result b = { 0 };
+	struct diag_list errs;
+	diag_list_init(&errs);
+	char why[2048] = "", *text = NULL, *file = spec_path(ctx->spec, c->vendor->file);
+	struct perf_measure ven = { 0 };
+	int rc = spec_vendor_view(ctx->spec, c->vendor, &view);
+	if (rc == 0 && file)
+		rc = build_lab(&view, file, BACKEND_GPU, &b, &errs);
+	if (rc < 0 || !file) {
+		const struct diag *e = b.diags.n ? &b.diags.items[0] : errs.n ? &errs.items[0] : NULL;
+		snprintf(why, sizeof(why), "it did not build%s%s", e ? ": " : "", e ? e->message : "");
+	} else {
+		const char *opts = getenv("PMPPLAB_PERF_TIMING");
+		char mode[256];
+		snprintf(mode, sizeof(mode), "PMPPLAB_TIMING=%s", opts && *opts ? opts : PERF_TIMING_DEFAULT);
+		struct pl_file out;
+		if (measured_run(ctx, &b, mode, request, &out, why, sizeof(why)) == 0) {
+			if (perf_measure_add(&ven, &out) < 0)
+				snprintf(why, sizeof(why), "its run reported no timing");
+			pl_release(&out);
+		}
+	}
+	/* its own work where it does other work (a copy), else the check's */
+	int64_t vwork = (int64_t)work;
+	const char *expr = c->vendor->bytes ? c->vendor->bytes : c->vendor->flops;
+	bool vflops = c->vendor->flops || (!expr && c->metric == SPEC_PERF_FLOPS);
+	if (expr && spec_dataset_eval(ctx->spec, d, expr, &vwork) < 0)
+		vwork = 0;
+	if (ven.n)
+		text = perf_vendor_describe(c, work, stu, &ven, (double)vwork, vflops);
+	else if (asprintf(&text, "vs the vendor library on this GPU (no points): %s not measured: %s\n",
+			  c->vendor->name, why) < 0)
+		text = NULL;
+	build_result_release(&b);
+	diag_list_release(&errs);
+	spec_vendor_view_release(&view);
+	free(file);
+	return text;
+}
+
 static int grade_timed(const struct perf_context *ctx, const struct spec_check *c,
 		       const struct spec_dataset *d, const char *name, struct report *r,
 		       struct diag_list *diags)
@@ -407,8 +495,10 @@ static int grade_timed(const struct perf_context *ctx, const struct spec_check *
 		struct perf_verdict v;
 		perf_evaluate(c, (double)work, &stu, &ref, &dev, &v);
 		char *text = perf_describe(c, &stu, &ref, &dev, &v);
-		report_add(r, name, c->points, v.passed, "%s", text ? text : "");
+		char *vendor = c->vendor ? vendor_line(ctx, c, d, request, &stu, (double)work) : NULL;
+		report_add(r, name, c->points, v.passed, "%s%s", text ? text : "", vendor ? vendor : "");
 		free(text);
+		free(vendor);
 	}
 	build_result_release(&sol);
 	return rc;

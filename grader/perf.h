@@ -70,6 +70,14 @@ char *perf_describe(const struct spec_check *c, const struct perf_measure *stu,
 		    const struct perf_measure *sol, const struct devinfo *dev,
 		    const struct perf_verdict *v);
 
+/* The vendor line (no points): the student's kernels against the vendor library's on
+ * the same dataset. WORK is the check's bytes or flops (0 for metric time); VENDOR_WORK
+ * the vendor's (its own expression, else WORK), in flops when VENDOR_FLOPS, else bytes.
+ * Rates are compared when both are in the check's unit, else the times. Malloc'd text;
+ * NULL on ENOMEM. */
+char *perf_vendor_describe(const struct spec_check *c, double work, const struct perf_measure *stu,
+			   const struct perf_measure *ven, double vendor_work, bool vendor_flops);
+
 /* "2.93 TB/s", "870 GB/s", "41.2 TFLOP/s" into BUF. */
 void perf_format_rate(double rate, bool flops, char *buf, size_t len);
 
@@ -92,7 +100,8 @@ struct perf_model_verdict {
 	double bytes_per_element;  /* bytes of sectors moved per element of the first output */
 	double bank_conflicts;     /* shared passes / conflict-free passes (1 = none) */
 	double lane_efficiency;    /* active lanes per warp instruction / 32 */
-	bool traffic_ok, coalescing_ok, bank_ok, lane_ok;
+	double insn_ratio;         /* warp instructions / the solution's */
+	bool traffic_ok, coalescing_ok, bank_ok, lane_ok, insn_ok;
 };
 
 /* Judges the student's counters against the solution's and the check's emulator

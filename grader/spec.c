@@ -333,16 +333,47 @@ static void check_barriers(struct checker *c, unsigned i)
 			    "checks[%u]: kernel, min_barriers and forbid_divergent belong to kind: barriers", i);
 }
 
+/* The vendor line's program: a file that exists, a function and args that fit the lab,
+ * and work in the check's unit (a rate in another unit compares nothing). */
+static void check_vendor(struct checker *c, unsigned i)
+{
+	const struct spec_check *k = &c->spec->checks[i];
+	const struct spec_vendor *v = k->vendor;
+	char field[64];
+	snprintf(field, sizeof(field), "checks[%u].vendor.file", i);
+	check_file(c, v->file, field);
+	unsigned line = yamlpos_line(c->pos, "checks[%u].vendor", i);
+	if (v->function && !valid_identifier(v->function))
+		check_error(c, line, "checks[%u].vendor.function: '%s' is not a C function name", i, v->function);
+	struct named names[64];
+	unsigned n = collect_names(c->spec, names, 64);
+	for (unsigned a = 0; a < v->args_count; a++) {
+		unsigned j = 0;
+		while (j < n && strcmp(names[j].name, v->args[a]) != 0)
+			j++;
+		if (j == n)
+			check_error(c, line, "checks[%u].vendor.args[%u]: '%s' is not a param, input or output of this lab",
+				    i, a, v->args[a]);
+	}
+	if (v->bytes && v->flops)
+		check_error(c, line, "checks[%u].vendor: bytes or flops, not both: the work it does, in the unit of its rate", i);
+	snprintf(field, sizeof(field), "vendor.%s", v->bytes ? "bytes" : "flops");
+	check_perf_expr(c, i, field, v->bytes ? v->bytes : v->flops);
+}
+
 static void check_perf(struct checker *c, unsigned i)
 {
 	const struct spec_check *k = &c->spec->checks[i];
 	unsigned line = yamlpos_line(c->pos, "checks[%u]", i);
 	if (k->kind != SPEC_CHECK_PERFORMANCE) {
 		if (k->bytes || k->flops || k->max_ratio || k->min_peak || k->metric || k->emu_dataset ||
-		    k->max_traffic_ratio || k->min_coalescing || k->max_bank_conflicts || k->min_lane_efficiency)
-			check_error(c, line, "checks[%u]: metric, bytes, flops, max_ratio, min_peak and the emulator's thresholds belong to kind: performance", i);
+		    k->max_traffic_ratio || k->min_coalescing || k->max_bank_conflicts ||
+		    k->min_lane_efficiency || k->max_insn_ratio || k->vendor)
+			check_error(c, line, "checks[%u]: metric, bytes, flops, max_ratio, min_peak, vendor and the emulator's thresholds belong to kind: performance", i);
 		return;
 	}
+	if (k->max_insn_ratio < 0)
+		check_error(c, line, "checks[%u]: max_insn_ratio must be > 0 (warp instructions against the solution's)", i);
 	if (k->max_traffic_ratio < 0 || k->max_bank_conflicts < 0 ||
 	    (k->max_bank_conflicts > 0 && k->max_bank_conflicts < 1) ||
 	    k->min_coalescing < 0 || k->min_coalescing > 1 || k->min_lane_efficiency < 0 ||
@@ -366,6 +397,8 @@ static void check_perf(struct checker *c, unsigned i)
 		check_error(c, line, "checks[%u]: min_peak needs metric bandwidth or flops", i);
 	check_perf_expr(c, i, "bytes", k->bytes);
 	check_perf_expr(c, i, "flops", k->flops);
+	if (k->vendor)
+		check_vendor(c, i);
 }
 
 static void check_top(struct checker *c)
@@ -485,6 +518,35 @@ char *spec_path(const struct lab_spec *spec, const char *rel)
 		return strdup(resolved);
 	}
 	return out;
+}
+
+int spec_vendor_view(const struct lab_spec *spec, const struct spec_vendor *v,
+		     struct lab_spec *view)
+{
+	*view = *spec;
+	view->checks = NULL;
+	view->checks_count = 0;
+	if (v->function)
+		view->entry.function = v->function;
+	if (v->args) {
+		view->entry.args = v->args;
+		view->entry.args_count = v->args_count;
+	}
+	view->nvcc_flags_count = spec->nvcc_flags_count + v->nvcc_flags_count;
+	view->nvcc_flags = calloc(view->nvcc_flags_count + 1, sizeof(char *));
+	if (!view->nvcc_flags)
+		return -ENOMEM;
+	for (unsigned i = 0; i < spec->nvcc_flags_count; i++)
+		view->nvcc_flags[i] = spec->nvcc_flags[i];
+	for (unsigned i = 0; i < v->nvcc_flags_count; i++)
+		view->nvcc_flags[spec->nvcc_flags_count + i] = v->nvcc_flags[i];
+	return 0;
+}
+
+void spec_vendor_view_release(struct lab_spec *view)
+{
+	free(view->nvcc_flags);
+	view->nvcc_flags = NULL;
 }
 
 size_t spec_dtype_size(enum spec_dtype t)

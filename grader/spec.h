@@ -82,6 +82,22 @@ enum spec_perf_metric {
 	SPEC_PERF_FLOPS,     /* flops / kernel time, against the peak FP32 rate */
 };
 
+/* The vendor library a performance check compares with on a GPU (no points): a .cu
+ * implementing the lab's operation with cuBLAS, CUB or a copy kernel, built and timed like
+ * the solution (labs/README.md, "The vendor line"). */
+struct spec_vendor {
+	char *name;          /* shown: "cuBLAS SGEMM" */
+	char *file;          /* the .cu, relative to the lab folder */
+	char *function;      /* its host function; NULL = the entry point's name */
+	char **args;         /* the names it is called with; NULL = entry.args */
+	unsigned args_count;
+	char *bytes, *flops; /* the work it does when not the check's (a copy) */
+	char **nvcc_flags;   /* added to the lab's (-lcublas) */
+	unsigned nvcc_flags_count;
+	bool checked;        /* it computes the lab's outputs: lab check grades them (GPU) */
+	char *doc;
+};
+
 /* A check beyond correctness (correctness points live on the datasets). */
 struct spec_check {
 	enum spec_check_kind kind;
@@ -100,6 +116,8 @@ struct spec_check {
 	double min_coalescing;      /* bytes the lanes asked for / bytes of the sectors moved */
 	double max_bank_conflicts;  /* shared-memory passes / conflict-free passes (>= 1) */
 	double min_lane_efficiency; /* active lanes per warp instruction / 32 */
+	double max_insn_ratio;      /* warp instructions executed / the solution's */
+	struct spec_vendor *vendor; /* GPU: the "vs the vendor library" line; NULL = none */
 	/* kind barriers only (labs/README.md, "Barrier checks"; issue 6). */
 	char *kernel;            /* the kernel min_barriers applies to; NULL = the one with most */
 	unsigned min_barriers;   /* __syncthreads() it must contain; 0 = not checked */
@@ -158,6 +176,13 @@ void spec_free(struct lab_spec *spec);
 
 /* The absolute path of REL (a path written in the spec). Caller frees. */
 char *spec_path(const struct lab_spec *spec, const char *rel);
+
+/* VIEW becomes the lab as vendor V's program sees it: SPEC's params, buffers and
+ * datasets, V's function, args and nvcc flags (after the lab's), and no checks. VIEW
+ * borrows from SPEC and V. Returns 0 or -ENOMEM; release with spec_vendor_view_release. */
+int spec_vendor_view(const struct lab_spec *spec, const struct spec_vendor *v,
+		     struct lab_spec *view);
+void spec_vendor_view_release(struct lab_spec *view);
 
 /* The element size of a dtype, and its YAML name. */
 size_t spec_dtype_size(enum spec_dtype t);

@@ -82,6 +82,19 @@ static const cyaml_schema_field_t dataset_fields[] = {
 	CYAML_FIELD_END
 };
 
+static const cyaml_schema_field_t vendor_fields[] = {
+	STR("name", 0, struct spec_vendor, name),
+	STR("file", 0, struct spec_vendor, file),
+	STR("function", OPT, struct spec_vendor, function),
+	SEQ("args", OPT, struct spec_vendor, args, &string_entry),
+	STR("bytes", OPT, struct spec_vendor, bytes),
+	STR("flops", OPT, struct spec_vendor, flops),
+	SEQ("nvcc_flags", OPT, struct spec_vendor, nvcc_flags, &string_entry),
+	CYAML_FIELD_BOOL("checked", OPT, struct spec_vendor, checked),
+	STR("doc", OPT, struct spec_vendor, doc),
+	CYAML_FIELD_END
+};
+
 static const cyaml_schema_field_t check_fields[] = {
 	CYAML_FIELD_ENUM("kind", CYAML_FLAG_STRICT, struct spec_check, kind, check_names,
 			 CYAML_ARRAY_LEN(check_names)),
@@ -99,6 +112,8 @@ static const cyaml_schema_field_t check_fields[] = {
 	CYAML_FIELD_FLOAT("min_coalescing", OPT, struct spec_check, min_coalescing),
 	CYAML_FIELD_FLOAT("max_bank_conflicts", OPT, struct spec_check, max_bank_conflicts),
 	CYAML_FIELD_FLOAT("min_lane_efficiency", OPT, struct spec_check, min_lane_efficiency),
+	CYAML_FIELD_FLOAT("max_insn_ratio", OPT, struct spec_check, max_insn_ratio),
+	CYAML_FIELD_MAPPING_PTR("vendor", OPT, struct spec_check, vendor, vendor_fields),
 	/* kind barriers (issue 6) */
 	STR("kernel", OPT, struct spec_check, kernel),
 	CYAML_FIELD_UINT("min_barriers", OPT, struct spec_check, min_barriers),

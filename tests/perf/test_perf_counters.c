@@ -130,6 +130,20 @@ static void test_model_verdicts(void **state)
 	assert_false(v.bank_ok);
 	assert_false(v.lane_ok);
 	assert_true(v.bank_conflicts == 4 && v.lane_efficiency == 0.25);
+	/* instructions: twice the solution's warp instructions against at most 1.6x */
+	struct perf_model busy = sol;
+	busy.warp_insns *= 2;
+	busy.thread_insns *= 2;
+	struct spec_check ins = { .kind = SPEC_CHECK_PERFORMANCE, .max_insn_ratio = 1.6 };
+	perf_model_evaluate(&ins, &busy, &sol, 70001, &v);
+	assert_true(v.judged);
+	assert_false(v.insn_ok);
+	assert_false(v.passed);
+	text = perf_model_describe(&ins, &v, &busy, "square");
+	assert_non_null(strstr(text, "60000 warp instructions, 2.00x the solution's (TOO MANY: at most 1.6x passes)"));
+	free(text);
+	perf_model_evaluate(&ins, &sol, &sol, 70001, &v);
+	assert_true(v.insn_ok && v.passed);
 }
 
 int main(void)

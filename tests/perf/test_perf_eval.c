@@ -199,9 +199,46 @@ static void test_flops_rate(void **state)
 	assert_true(v.ratio == 2);
 }
 
+/* The vendor line: rates when the work is known, a time ratio otherwise; never a verdict. */
+static void test_vendor_line(void **state)
+{
+	(void)state;
+	struct spec_vendor cublas = { .name = "cuBLAS SGEMM" };
+	struct spec_check c = { .kind = SPEC_CHECK_PERFORMANCE, .metric = SPEC_PERF_FLOPS,
+				.max_ratio = 1.8, .vendor = &cublas };
+	struct perf_measure stu = { .n = 2, .kernel_ms = 4.0, .source = PL_TIMING_CUPTI };
+	struct perf_measure ven = { .n = 1, .kernel_ms = 1.0, .source = PL_TIMING_CUPTI };
+	double work = 2.0 * 2048 * 2048 * 2048;
+	char *text = perf_vendor_describe(&c, work, &stu, &ven, work, true);
+	assert_non_null(strstr(text, "vs the vendor library on this GPU (no points): cuBLAS SGEMM 1 ms, 17.2 TFLOP/s"));
+	assert_non_null(strstr(text, "your kernels 4 ms, 4.29 TFLOP/s: 25% of its FLOP rate"));
+	free(text);
+	/* a copy moving less than the lab's bytes: the rates compare, not the times */
+	struct spec_vendor copy = { .name = "a copy kernel" };
+	struct spec_check b = { .kind = SPEC_CHECK_PERFORMANCE, .metric = SPEC_PERF_BANDWIDTH,
+				.max_ratio = 3, .vendor = &copy };
+	stu.kernel_ms = 1.5;
+	text = perf_vendor_describe(&b, 3e9, &stu, &ven, 2e9, false);
+	assert_non_null(strstr(text, "2.00 TB/s; your kernels 1.5 ms, 2.00 TB/s: 100% of its bandwidth"));
+	free(text);
+	/* a copy beside a FLOP-rated check: its bandwidth, and the times */
+	c.vendor = &copy;
+	text = perf_vendor_describe(&c, work, &stu, &ven, 2e9, false);
+	assert_non_null(strstr(text, "a copy kernel"));
+	assert_non_null(strstr(text, "1 ms, 2.00 TB/s; your kernels 1.5 ms: 1.50x its time"));
+	free(text);
+	/* metric time, no work: only the times */
+	struct spec_check t = { .kind = SPEC_CHECK_PERFORMANCE, .max_ratio = 3, .vendor = &copy };
+	ven.source = PL_TIMING_EVENTS;
+	text = perf_vendor_describe(&t, 0, &stu, &ven, 0, false);
+	assert_non_null(strstr(text, "a copy kernel 1 ms; your kernels 1.5 ms: 1.50x its time (its time from CUDA events, copies included)"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vendor_line),
 		cmocka_unit_test(test_devinfo),
 		cmocka_unit_test(test_measure),
 		cmocka_unit_test(test_pass_and_text),

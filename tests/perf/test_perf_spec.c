@@ -92,6 +92,44 @@ static void test_valid(void **state)
 	diag_list_release(&d);
 }
 
+/* A vendor line: its fields load, and the view the vendor's program is built from has
+ * its function, args and flags (after the lab's) and no checks. */
+static void test_vendor(void **state)
+{
+	(void)state;
+	struct lab_spec *s;
+	struct diag_list d;
+	diag_list_init(&d);
+	const char *dir = lab_with("  - kind: performance\n    points: 2\n    dataset: large\n"
+				   "    metric: bandwidth\n    bytes: 3 * n * 4\n    max_ratio: 3\n"
+				   "    max_insn_ratio: 1.5\n"
+				   "    vendor:\n      name: a copy kernel\n"
+				   "      file: " SOURCE_ROOT "/kernels/vendor/copy.cu\n"
+				   "      function: copyFloats\n      args: [A, C, n]\n"
+				   "      bytes: 2 * n * 4\n      nvcc_flags: [-DVENDOR]\n");
+	int rc = spec_load(dir, &s, &d);
+	if (rc)
+		diag_print(stderr, &d);
+	assert_int_equal(rc, 0);
+	const struct spec_check *c = &s->checks[0];
+	assert_true(c->max_insn_ratio == 1.5);
+	assert_non_null(c->vendor);
+	assert_string_equal(c->vendor->name, "a copy kernel");
+	assert_false(c->vendor->checked);
+	struct lab_spec view;
+	assert_int_equal(spec_vendor_view(s, c->vendor, &view), 0);
+	assert_string_equal(view.entry.function, "copyFloats");
+	assert_int_equal(view.entry.args_count, 3);
+	assert_string_equal(view.entry.args[1], "C");
+	assert_int_equal(view.checks_count, 0);
+	assert_int_equal(view.nvcc_flags_count, s->nvcc_flags_count + 1);
+	assert_string_equal(view.nvcc_flags[view.nvcc_flags_count - 1], "-DVENDOR");
+	assert_int_equal(view.datasets_count, s->datasets_count);
+	spec_vendor_view_release(&view);
+	spec_free(s);
+	diag_list_release(&d);
+}
+
 /* Each invalid check: its text and a piece of the message it must give. */
 static const struct {
 	const char *check, *message;
@@ -109,6 +147,21 @@ static const struct {
 	{ "  - kind: performance\n    points: 1\n    metric: bandwidth\n    bytes: 12 * m\n    max_ratio: 2\n",
 	  "checks[0].bytes: '12 * m'" },
 	{ "  - kind: performance\n    points: 1\n    metric: speed\n    max_ratio: 2\n", "field 'metric'" },
+	{ "  - kind: performance\n    points: 1\n    max_ratio: 2\n    max_insn_ratio: -1\n",
+	  "max_insn_ratio must be > 0" },
+	{ "  - kind: memcheck\n    points: 1\n    vendor: {name: copy, file: ../x.cu}\n",
+	  "belong to kind: performance" },
+	{ "  - kind: performance\n    points: 1\n    max_ratio: 2\n    vendor: {name: copy, file: no-such.cu}\n",
+	  "file 'no-such.cu' not found" },
+	{ "  - kind: performance\n    points: 1\n    max_ratio: 2\n    vendor: {name: copy, file: " SOURCE_ROOT
+	  "/kernels/vendor/copy.cu, args: [A, D, n]}\n",
+	  "vendor.args[1]: 'D' is not a param" },
+	{ "  - kind: performance\n    points: 1\n    max_ratio: 2\n    vendor: {name: copy, file: " SOURCE_ROOT
+	  "/kernels/vendor/copy.cu, bytes: 8 * n, flops: n}\n",
+	  "bytes or flops, not both" },
+	{ "  - kind: performance\n    points: 1\n    metric: bandwidth\n    bytes: 12 * n\n    max_ratio: 2\n"
+	  "    vendor: {name: copy, file: " SOURCE_ROOT "/kernels/vendor/copy.cu, bytes: 8 * q}\n",
+	  "checks[0].vendor.bytes: '8 * q'" },
 };
 
 static void test_invalid(void **state)
@@ -140,6 +193,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid),
+		cmocka_unit_test(test_vendor),
 		cmocka_unit_test(test_invalid),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
