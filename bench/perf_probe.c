@@ -48,7 +48,7 @@ static int parse(int argc, char **argv, struct probe *p)
 	p->lab = argv[1];
 	p->source = argv[2];
 	p->vendor = strcmp(argv[2], "--vendor") == 0;
-	for (int i = 3; i < argc; i++) {
+	for (int i = 3; i < argc; i += 2) { /* --name value pairs */
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!v)
 			return -1;
@@ -64,7 +64,6 @@ static int parse(int argc, char **argv, struct probe *p)
 			p->flops = v;
 		else
 			return -1;
-		i++;
 	}
 	return 0;
 }

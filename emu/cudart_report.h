@@ -1,7 +1,7 @@
 /* cudart_report — what the replacement runtime tells the student: messages on stderr
  * (compute-sanitizer style, but worded for students) and, when $PMPPLAB_EVENTS names a
- * file, one JSON object per line for the grader and the TUI (format in
- * ../shared/EMU_CONTRACT.md). Also catches host code that dereferences a device pointer
+ * file, one JSON object per line for the grader and the TUI (format in emu/README.md,
+ * "Running it"). Also catches host code that dereferences a device pointer
  * (SIGSEGV inside the device range) and says so before the process dies.
  */
 #ifndef PMPPLAB_EMU_CUDART_REPORT_H

@@ -148,14 +148,16 @@ nomem:
 int finish_function(struct parser *p, struct fbuild *b)
 {
 	struct ptx_func *f = b->f;
+	int label_at_end = 0; /* a label after the last instruction: reaching it returns */
 	for (size_t i = 0; i < b->nbr; i++) {
 		struct ment *e = map_get(&b->names, b->br[i].name, strlen(b->br[i].name));
 		if (!e || e->kind != K_LABEL)
 			return perr(p, f->code[b->br[i].pc].line ? f->line : f->line,
 				    "unknown label '%s' in '%s'", b->br[i].name, f->name);
 		f->code[b->br[i].pc].target = (uint32_t)e->val;
+		label_at_end |= e->val == f->ncode;
 	}
-	if (f->ncode == 0 || !is_terminator(&f->code[f->ncode - 1]) ||
+	if (f->ncode == 0 || label_at_end || !is_terminator(&f->code[f->ncode - 1]) ||
 	    f->code[f->ncode - 1].guard >= 0) {
 		/* falling off the end returns */
 		struct ptx_insn *in;

@@ -1,5 +1,5 @@
-/* backend: which machine runs the student program (DESIGN.md, "Two backends"), and
- * where the tools each needs are found. */
+/* backend: which machine runs the student program (docs/ARCHITECTURE.md, "Two
+ * backends, one program"), and where the tools each needs are found. */
 #ifndef PMPPLAB_BACKEND_H
 #define PMPPLAB_BACKEND_H
 

@@ -14,7 +14,11 @@ struct parser {
 	char *err;
 	size_t errlen;
 	bool failed;
+	unsigned depth; /* of nested parentheses and signs */
 };
+
+/* Nesting beyond this is refused rather than recursed into (no spec needs it). */
+#define EXPR_MAX_DEPTH 100
 
 static void fail(struct parser *ps, const char *what)
 {
@@ -30,6 +34,7 @@ static void skip_space(struct parser *ps)
 }
 
 static int64_t parse_sum(struct parser *ps);
+static int64_t parse_unary(struct parser *ps);
 
 static int64_t parse_name(struct parser *ps)
 {
@@ -46,22 +51,42 @@ static int64_t parse_name(struct parser *ps)
 	return v;
 }
 
+/* A result outside 64 bits is an error, not a wrapped size. */
+static int64_t overflow(struct parser *ps)
+{
+	fail(ps, "value out of range (beyond 64-bit integers)");
+	return 0;
+}
+
+static int64_t parse_nested(struct parser *ps, char c)
+{
+	ps->p++;
+	int64_t v;
+	if (c == '-') {
+		v = parse_unary(ps);
+		return v == INT64_MIN ? overflow(ps) : -v;
+	}
+	v = parse_sum(ps);
+	skip_space(ps);
+	if (*ps->p != ')')
+		fail(ps, "expected ')'");
+	else
+		ps->p++;
+	return v;
+}
+
 static int64_t parse_unary(struct parser *ps)
 {
 	skip_space(ps);
 	char c = *ps->p;
-	if (c == '-') {
-		ps->p++;
-		return -parse_unary(ps);
-	}
-	if (c == '(') {
-		ps->p++;
-		int64_t v = parse_sum(ps);
-		skip_space(ps);
-		if (*ps->p != ')')
-			fail(ps, "expected ')'");
-		else
-			ps->p++;
+	if (c == '-' || c == '(') {
+		if (ps->depth >= EXPR_MAX_DEPTH) {
+			fail(ps, "nested too deeply");
+			return 0;
+		}
+		ps->depth++;
+		int64_t v = parse_nested(ps, c);
+		ps->depth--;
 		return v;
 	}
 	if (isdigit((unsigned char)c)) {
@@ -89,11 +114,18 @@ static int64_t parse_term(struct parser *ps)
 			return v;
 		ps->p++;
 		int64_t r = parse_unary(ps);
+		if (ps->failed)
+			return 0;
 		if (op == '*') {
-			v *= r;
+			if (__builtin_mul_overflow(v, r, &v))
+				return overflow(ps);
 		} else if (r == 0) {
 			fail(ps, "division by zero");
 			return 0;
+		} else if (r == -1) { /* INT64_MIN / -1 overflows, and C leaves % -1 undefined there */
+			if (op == '/' && v == INT64_MIN)
+				return overflow(ps);
+			v = op == '/' ? -v : 0;
 		} else {
 			v = op == '/' ? v / r : v % r;
 		}
@@ -110,14 +142,17 @@ static int64_t parse_sum(struct parser *ps)
 			return v;
 		ps->p++;
 		int64_t r = parse_term(ps);
-		v = op == '+' ? v + r : v - r;
+		if (ps->failed)
+			return 0;
+		if (op == '+' ? __builtin_add_overflow(v, r, &v) : __builtin_sub_overflow(v, r, &v))
+			return overflow(ps);
 	}
 }
 
 int expr_eval(const char *text, expr_lookup_fn lookup, void *userdata, int64_t *out,
 	      char *err, size_t errlen)
 {
-	struct parser ps = { text, text, lookup, userdata, err, errlen, false };
+	struct parser ps = { text, text, lookup, userdata, err, errlen, false, 0 };
 	int64_t v = parse_sum(&ps);
 	skip_space(&ps);
 	if (*ps.p && !ps.failed)

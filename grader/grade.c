@@ -1,4 +1,4 @@
-/* grade: the run of one lab; see grade.h and DESIGN.md. */
+/* grade: the run of one lab; see grade.h and docs/ARCHITECTURE.md. */
 #include "grade.h"
 
 #include <errno.h>

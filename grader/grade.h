@@ -1,6 +1,6 @@
-/* grade: the run of one lab (DESIGN.md, "The run of one lab"): build the submission,
- * generate inputs, run it in a child per dataset, compute the expected output with the
- * CPU reference in another child, compare, and collect the results as a report. */
+/* grade: the run of one lab (docs/ARCHITECTURE.md, "The run of one lab"): build the
+ * submission, generate inputs, run it in a child per dataset, compute the expected output
+ * with the CPU reference in another child, compare, and collect the results as a report. */
 #ifndef PMPPLAB_GRADE_H
 #define PMPPLAB_GRADE_H
 

@@ -467,6 +467,12 @@ int spec_load(const char *dir, struct lab_spec **out, struct diag_list *diags)
 		free(path);
 		return -EINVAL;
 	}
+	if (!s) { /* an empty document (or only comments) loads as nothing */
+		diag_add(diags, DIAG_ERROR, path, 1, 0,
+			 "the lab spec is empty: it needs id, title, chapter, student, entry, outputs and datasets at least (labs/README.md lists every field)");
+		free(path);
+		return -EINVAL;
+	}
 	s->path = path;
 	s->dir = strdup(absdir);
 	struct checker c = { s, yamlpos_scan(path), diags, NULL, 0 };

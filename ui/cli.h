@@ -1,5 +1,5 @@
-/* cli: pmpplab's command line (DESIGN.md, "Command line"). Parses arguments into a
- * command and runs it; the TUI is one of the commands. */
+/* cli: pmpplab's command line (docs/ARCHITECTURE.md, "Command line"). Parses arguments
+ * into a command and runs it; the TUI is one of the commands. */
 #ifndef PMPPLAB_CLI_H
 #define PMPPLAB_CLI_H
 

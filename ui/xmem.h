@@ -1,5 +1,5 @@
 /* xmem: allocation that aborts on failure. The interactive binary has nothing sensible
- * to do without memory (STYLE.md: "The interactive binary may use an aborting xmalloc");
+ * to do without memory (house style: "The interactive binary may use an aborting xmalloc");
  * the grader library below it returns errors instead. */
 #ifndef PMPPLAB_UI_XMEM_H
 #define PMPPLAB_UI_XMEM_H

@@ -10,6 +10,7 @@
 
 #include "exec.h"
 #include "ptx.h"
+#include "uniformity.h"
 
 static const char k_simple[] =
 	".version 9.0\n.target sm_75\n.address_size 64\n"
@@ -49,6 +50,42 @@ static void test_parse_and_run(void **state)
 	const uint32_t *o = devmem_host(out, 160);
 	for (unsigned i = 0; i < 40; i++)
 		assert_int_equal(o[i], i < 37 ? i * i + 6 : 0);
+	devmem_free(out);
+	ptx_module_free(m);
+}
+
+/* A label after the last instruction (found by tests/fuzz: the last instruction was an
+ * unconditional branch, so no return was added, and a branch to the label jumped past the
+ * code): reaching it returns, in the interpreter and in the barrier analysis. */
+static void test_label_at_end_returns(void **state)
+{
+	(void)state;
+	static const char text[] =
+		".version 9.0\n.target sm_75\n.address_size 64\n"
+		".visible .entry k(.param .u64 k_p)\n{\n"
+		"\t.reg .pred %p<2>;\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<4>;\n"
+		"\tld.param.u64 %rd1, [k_p];\n\tcvta.to.global.u64 %rd2, %rd1;\n"
+		"\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd3, %r1, 4;\n\tadd.s64 %rd2, %rd2, %rd3;\n"
+		"\tsetp.lt.u32 %p1, %r1, 2;\n\t@%p1 bra $L_end;\n\tbar.sync 0;\n"
+		"\tst.global.u32 [%rd2], %r1;\n\tbra.uni $L_end;\n$L_end:\n}\n";
+	struct ptx_module *m;
+	char err[256];
+	assert_int_equal(ptx_module_load(text, strlen(text), "end.ptx", &m, err, sizeof err), 0);
+	struct uniformity_report *r;
+	assert_int_equal(uniformity_analyze(m, &r), 0);
+	assert_int_equal(r->nkernels, 1);
+	assert_int_equal(r->kernels[0].ndivergent, 1); /* the barrier after the early exit */
+	uniformity_report_free(r);
+	devaddr_t out;
+	assert_int_equal(devmem_alloc(8 * 4, DEVMEM_GLOBAL, "out", &out), 0);
+	memset(devmem_host(out, 32), 0, 32);
+	void *args[] = { &out };
+	struct emu_launch l = { m, ptx_module_kernel(m, "k"), { 1, 1, 1 }, { 8, 1, 1 }, 0, args };
+	struct emu_fault f;
+	assert_int_equal(emu_run(&l, &f), 0);
+	const uint32_t *o = devmem_host(out, 32);
+	for (unsigned i = 0; i < 8; i++)
+		assert_int_equal(o[i], i < 2 ? 0 : i);
 	devmem_free(out);
 	ptx_module_free(m);
 }
@@ -454,6 +491,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_and_run),
 		cmocka_unit_test(test_syntax_error),
+		cmocka_unit_test(test_label_at_end_returns),
 		cmocka_unit_test(test_unknown_instruction_refused_at_launch),
 		cmocka_unit_test(test_redux_and_carry),
 		cmocka_unit_test(test_unknown_modifier_refused),

@@ -30,6 +30,7 @@ static void test_eval(void **state)
 	struct { const char *text; int64_t value; } ok[] = {
 		{ "n", 1000 }, { "rows*n*3", 21000 }, { "(n + 255) / 256", 4 }, { "-n + 1", -999 },
 		{ "n % 7", 6 }, { " 2 * (rows - 1) ", 12 }, { "0x10", 16 },
+		{ "-9223372036854775807 - 1", INT64_MIN }, { "(-9223372036854775807 - 1) % -1", 0 },
 	};
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
 		int64_t v;
@@ -40,6 +41,12 @@ static void test_eval(void **state)
 	struct { const char *text; const char *err; } bad[] = {
 		{ "m", "unknown name 'm'" }, { "n / 0", "division by zero" }, { "(n", "expected ')'" },
 		{ "n n", "unexpected text" }, { "", "unexpected end" },
+		/* found by fuzzing (tests/fuzz): 64-bit overflow is an error, never wrapped */
+		{ "9223372036854775807 + 1", "out of range" }, { "-(-9223372036854775807 - 1)", "out of range" },
+		{ "4294967296 * 4294967296", "out of range" }, { "(-9223372036854775807 - 1) / -1", "out of range" },
+		{ "-9223372036854775807 - 2", "out of range" },
+		{ "(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((("
+		  "-(-(-(-(-(-(-(-(-(-(-(-(-(-(-(-(-(-(-(-(-(-(-(-(-(-(-(-(-(-(-(-(-(-(-(n", "nested too deeply" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int64_t v;

@@ -67,6 +67,7 @@ static const struct bad_case bad_cases[] = {
 	{ "bad-negative-size", 19, "is -5 in dataset 'odd'" },
 	{ "bad-chapter", 3, "chapter: 0 is not a chapter" },
 	{ "bad-generator", 20, "min (1) is greater than max (-1)" },
+	{ "bad-empty", 1, "the lab spec is empty" }, /* crashed before: found by tests/fuzz */
 };
 
 static void test_bad(void **state)
