@@ -340,7 +340,8 @@ int build_lab(const struct lab_spec *spec, const char *source, enum backend_kind
 	struct job j = { .backend = backend, .user_source = abs, .lab = true,
 			 .flags = spec->nvcc_flags, .n_flags = spec->nvcc_flags_count };
 	for (unsigned i = 0; i < spec->checks_count; i++) /* issue 6 */
-		j.want_ptx |= backend == BACKEND_GPU && spec->checks[i].kind == SPEC_CHECK_BARRIERS;
+		j.want_ptx |= backend == BACKEND_GPU && (spec->checks[i].kind == SPEC_CHECK_BARRIERS ||
+							 spec->checks[i].kind == SPEC_CHECK_OPTIMISATIONS);
 	int rc = job_tools(&j, errs);
 	if (rc == 0) {
 		j.glue = glue_generate(spec, abs, spec->entry.function);

@@ -17,6 +17,7 @@
 #include "ncu.h"
 #include "paths.h"
 #include "barriers.h" /* barrier and race analysis (issue 6) */
+#include "optim.h"
 #include "perf.h" /* pmpplab perf (issue 8) */
 #include "runner.h"
 
@@ -371,9 +372,22 @@ static int grade_performance(struct grading *g, const struct spec_check *c)
 	progress(g, GRADE_STAGE_CHECK, 0, 1, "performance");
 	struct perf_context ctx = {
 		.spec = g->spec, .backend = g->backend, .student = &g->prog, .tmp = g->tmp,
-		.seed = g->report->seed, .timeout_ms = lab_timeout_ms(g->spec), .quick = g->opts->quick,
+		.student_source = g->source, .seed = g->report->seed,
+		.timeout_ms = lab_timeout_ms(g->spec), .quick = g->opts->quick,
 	};
 	return perf_grade(&ctx, c, g->report, g->diags);
+}
+
+/* Which optimisations the run used, and the leaderboard: optim.c. */
+static int grade_optimisations(struct grading *g, const struct spec_check *c)
+{
+	progress(g, GRADE_STAGE_CHECK, 0, 1, "optimisations");
+	struct perf_context ctx = {
+		.spec = g->spec, .backend = g->backend, .student = &g->prog, .tmp = g->tmp,
+		.student_source = g->source, .seed = g->report->seed,
+		.timeout_ms = lab_timeout_ms(g->spec), .quick = g->opts->quick,
+	};
+	return optim_grade(&ctx, c, g->report, g->diags);
 }
 
 /* Barrier and race analysis (issue 6): checks of kind barriers live in barriers.c. */
@@ -487,13 +501,16 @@ static int grade_run(struct grading *g)
 		const struct spec_check *c = &g->spec->checks[i];
 		if (!built)
 			report_add(g->report, c->kind == SPEC_CHECK_PERFORMANCE ? "performance"
-					      : c->kind == SPEC_CHECK_BARRIERS ? "barriers" : "memcheck",
+					      : c->kind == SPEC_CHECK_BARRIERS ? "barriers"
+					      : c->kind == SPEC_CHECK_OPTIMISATIONS ? "optimisations" : "memcheck",
 				   c->points, false, "not run: the program does not compile");
 		else if (c->kind == SPEC_CHECK_MEMCHECK)
 			grade_memcheck(g, c);
 		else if (c->kind == SPEC_CHECK_PERFORMANCE && (rc = grade_performance(g, c)) < 0)
 			return rc;
 		else if (c->kind == SPEC_CHECK_BARRIERS && (rc = grade_barriers(g, c)) < 0)
+			return rc;
+		else if (c->kind == SPEC_CHECK_OPTIMISATIONS && (rc = grade_optimisations(g, c)) < 0)
 			return rc;
 	}
 	if (built && g->opts->profile)

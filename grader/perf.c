@@ -301,9 +301,7 @@ static char *test_name(const struct spec_dataset *d)
 	return name;
 }
 
-/* Whether the dataset's correctness test ran and passed: speed counts only for correct
- * results. 1 passed, 0 failed, -1 not run. */
-static int correctness_of(const struct report *r, const struct spec_dataset *d)
+int perf_dataset_correct(const struct report *r, const struct spec_dataset *d)
 {
 	char prefix[160];
 	snprintf(prefix, sizeof(prefix), "correctness: %s (", d->name);
@@ -313,19 +311,20 @@ static int correctness_of(const struct report *r, const struct spec_dataset *d)
 	return -1;
 }
 
-/* One run of PROGRAM on REQUEST with the extra environment ENV; reads the result into
- * *out. Returns 0, or -1 with the reason in WHY. */
-static int measured_run(const struct perf_context *ctx, const struct build_result *b,
-			const char *mode, const char *request, struct pl_file *out, char *why,
-			size_t whylen)
+int perf_run(const struct perf_context *ctx, const struct build_result *b, const char *mode,
+	     const char *extra, const char *request, struct pl_file *out, char *why, size_t whylen)
 {
 	char result[PATH_MAX], ptx[PATH_MAX + 32];
 	snprintf(result, sizeof(result), "%s/perf.result", ctx->tmp);
 	snprintf(ptx, sizeof(ptx), "PMPPLAB_EMU_PTX=%s", b->ptx ? b->ptx : "");
 	/* The race checker installs its own hooks over ours: keep it off in measured runs.
 	 * The solution's runs leave the live trace (the TUI's panels) to the student's. */
-	char *env[] = { (char *)mode, ptx, "PMPPLAB_EMU_RACECHECK=0",
-			b == ctx->student ? NULL : "PMPPLAB_TRACE=", NULL };
+	char *env[6] = { (char *)mode, ptx, "PMPPLAB_EMU_RACECHECK=0" };
+	unsigned n = 3;
+	if (b != ctx->student)
+		env[n++] = "PMPPLAB_TRACE=";
+	if (extra)
+		env[n++] = (char *)extra;
 	const char *argv[] = { b->program, request, result, NULL };
 	unsigned timeout = 3 * ctx->timeout_ms + 30 * 1000;
 	struct runner_opts o = {
@@ -356,12 +355,17 @@ static int measured_run(const struct perf_context *ctx, const struct build_resul
 	return rc;
 }
 
-/* The request file of dataset D in the grading folder, or why not (WHY). */
-static int request_of(const struct perf_context *ctx, const struct spec_dataset *d,
-		      char *request, size_t len, char *why, size_t whylen)
+int perf_request(const struct perf_context *ctx, const struct spec_dataset *d, char *request,
+		 size_t len, char *why, size_t whylen)
 {
 	snprintf(request, len, "%s/%s.in", ctx->tmp, d->name);
 	return datagen_request_file(ctx->spec, d, ctx->seed, request, why, whylen);
+}
+
+void perf_timing_env(char *buf, size_t len)
+{
+	const char *opts = getenv("PMPPLAB_PERF_TIMING");
+	snprintf(buf, len, "PMPPLAB_TIMING=%s", opts && *opts ? opts : PERF_TIMING_DEFAULT);
 }
 
 /* GPU: alternates solution and student timed runs; fills the measures and the device. */
@@ -369,13 +373,12 @@ static int measure_both(const struct perf_context *ctx, const struct build_resul
 			const char *request, struct perf_measure *stu, struct perf_measure *ref,
 			struct devinfo *dev, char *why, size_t whylen, bool *student_failed)
 {
-	const char *opts = getenv("PMPPLAB_PERF_TIMING");
 	char mode[256];
-	snprintf(mode, sizeof(mode), "PMPPLAB_TIMING=%s", opts && *opts ? opts : PERF_TIMING_DEFAULT);
+	perf_timing_env(mode, sizeof(mode));
 	for (unsigned i = 0; i < 2 * 2; i++) {
 		bool is_student = i % 2 == 1;
 		struct pl_file out;
-		if (measured_run(ctx, is_student ? ctx->student : sol, mode, request, &out, why, whylen) < 0) {
+		if (perf_run(ctx, is_student ? ctx->student : sol, mode, NULL, request, &out, why, whylen) < 0) {
 			*student_failed = is_student;
 			return -1;
 		}
@@ -399,7 +402,7 @@ static int count_both(const struct perf_context *ctx, const struct build_result 
 	for (unsigned i = 0; i < 2; i++) {
 		bool is_student = i == 0;
 		struct pl_file out;
-		if (measured_run(ctx, is_student ? ctx->student : sol, "PMPPLAB_COUNTERS=1", request,
+		if (perf_run(ctx, is_student ? ctx->student : sol, "PMPPLAB_COUNTERS=1", NULL, request,
 				 &out, why, whylen) < 0) {
 			*student_failed = is_student;
 			return -1;
@@ -443,11 +446,10 @@ static char *vendor_line(const struct perf_context *ctx, const struct spec_check
 		const struct diag *e = b.diags.n ? &b.diags.items[0] : errs.n ? &errs.items[0] : NULL;
 		snprintf(why, sizeof(why), "it did not build%s%s", e ? ": " : "", e ? e->message : "");
 	} else {
-		const char *opts = getenv("PMPPLAB_PERF_TIMING");
 		char mode[256];
-		snprintf(mode, sizeof(mode), "PMPPLAB_TIMING=%s", opts && *opts ? opts : PERF_TIMING_DEFAULT);
+		perf_timing_env(mode, sizeof(mode));
 		struct pl_file out;
-		if (measured_run(ctx, &b, mode, request, &out, why, sizeof(why)) == 0) {
+		if (perf_run(ctx, &b, mode, NULL, request, &out, why, sizeof(why)) == 0) {
 			if (perf_measure_add(&ven, &out) < 0)
 				snprintf(why, sizeof(why), "its run reported no timing");
 			pl_release(&out);
@@ -487,7 +489,7 @@ static int grade_timed(const struct perf_context *ctx, const struct spec_check *
 	if (rc == -ENOEXEC) {
 		report_add(r, name, c->points, false, "the lab's solution does not compile, so there is nothing to compare with (a bug in the lab, not your code)");
 		rc = 0;
-	} else if (rc == 0 && request_of(ctx, d, request, sizeof(request), why, sizeof(why)) < 0) {
+	} else if (rc == 0 && perf_request(ctx, d, request, sizeof(request), why, sizeof(why)) < 0) {
 		report_add(r, name, c->points, false, "could not prepare the inputs of dataset %s: %s", d->name, why);
 	} else if (rc == 0 && measure_both(ctx, &sol, request, &stu, &ref, &dev, why, sizeof(why), &student_failed) < 0) {
 		report_add(r, name, c->points, false, "%s%s", student_failed ? "" : "the lab's solution: ", why);
@@ -518,7 +520,7 @@ static int grade_counted(const struct perf_context *ctx, const struct spec_check
 	if (rc == -ENOEXEC) {
 		report_add(r, name, c->points, false, "the lab's solution does not compile, so there is nothing to compare with (a bug in the lab, not your code)");
 		rc = 0;
-	} else if (rc == 0 && request_of(ctx, d, request, sizeof(request), why, sizeof(why)) < 0) {
+	} else if (rc == 0 && perf_request(ctx, d, request, sizeof(request), why, sizeof(why)) < 0) {
 		report_add(r, name, c->points, false, "could not prepare the inputs of dataset %s: %s", d->name, why);
 	} else if (rc == 0 && count_both(ctx, &sol, request, &stu, &ref, why, sizeof(why), &student_failed) < 0) {
 		/* Its results were right (its correctness test passed): without counters there
@@ -547,7 +549,7 @@ int perf_grade(const struct perf_context *ctx, const struct spec_check *c, struc
 	if (!name)
 		return -ENOMEM;
 	int rc = 0;
-	int correct = correctness_of(r, d);
+	int correct = perf_dataset_correct(r, d);
 	if (correct < 0)
 		report_add(r, name, 0, true, "NOT MEASURED in a quick run (dataset %s was skipped); grade fully to measure speed", d->name);
 	else if (!correct)

@@ -119,11 +119,26 @@ struct perf_context {
 	const struct lab_spec *spec;
 	enum backend_kind backend;          /* resolved: GPU or EMU */
 	const struct build_result *student; /* built */
+	const char *student_source;         /* the submission (optim.h: the leaderboard) */
 	const char *tmp;                    /* the grading run's private folder */
 	uint64_t seed;                      /* the run's seed: dataset i is generated with seed + i */
 	unsigned timeout_ms;                /* one run of the student program */
 	bool quick;                         /* a quick run: perf datasets were skipped */
 };
+
+/* One measured run of program B on REQUEST, with MODE (e.g. "PMPPLAB_COUNTERS=1") and
+ * EXTRA (NULL or one more NAME=VALUE) in its environment; reads its result into *out.
+ * Returns 0, or -1 with the reason in WHY. For the optimisations check too (optim.h). */
+int perf_run(const struct perf_context *ctx, const struct build_result *b, const char *mode,
+	     const char *extra, const char *request, struct pl_file *out, char *why, size_t whylen);
+/* The request file of dataset D in the grading folder into REQUEST, or why not (WHY). */
+int perf_request(const struct perf_context *ctx, const struct spec_dataset *d, char *request,
+		 size_t len, char *why, size_t whylen);
+/* "PMPPLAB_TIMING=..." for a timed run ($PMPPLAB_PERF_TIMING, else the default). */
+void perf_timing_env(char *buf, size_t len);
+/* Whether dataset D's correctness test ran and passed: speed counts only for correct
+ * results. 1 passed, 0 failed, -1 not run. */
+int perf_dataset_correct(const struct report *r, const struct spec_dataset *d);
 
 /* Runs check C and adds its test to R. Returns 0 (failures are in the report), or a
  * negative code for a configuration error (no nvcc...) explained in diags. */

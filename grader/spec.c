@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -324,6 +325,53 @@ static void check_perf_expr(struct checker *c, unsigned i, const char *field, co
 	}
 }
 
+/* Whether the spec has a dataset called NAME (NULL: nothing to find). */
+static bool has_dataset(const struct lab_spec *s, const char *name)
+{
+	for (unsigned d = 0; name && d < s->datasets_count; d++)
+		if (strcmp(s->datasets[d].name, name) == 0)
+			return true;
+	return !name;
+}
+
+/* Optimisation checks: recognisers that can recognise something, regexes that compile,
+ * datasets that exist; their fields belong to kind optimisations only. */
+static void check_optimisations(struct checker *c, unsigned i)
+{
+	const struct spec_check *k = &c->spec->checks[i];
+	unsigned line = yamlpos_line(c->pos, "checks[%u]", i);
+	if (k->kind != SPEC_CHECK_OPTIMISATIONS) {
+		if (k->recognisers || k->baseline || k->emu_baseline || k->min_used || k->leaderboard)
+			check_error(c, line, "checks[%u]: recognisers, baseline, emu_baseline, min_used and leaderboard belong to kind: optimisations", i);
+		return;
+	}
+	if (!k->recognisers_count)
+		check_error(c, line, "checks[%u]: an optimisations check needs recognisers: a list of {name, ptx, max_kernels, min_streams}", i);
+	if (k->min_used > k->recognisers_count)
+		check_error(c, line, "checks[%u]: min_used (%u) is more than the %u recognisers", i, k->min_used, k->recognisers_count);
+	const char *names[] = { "emu_dataset", "baseline", "emu_baseline" };
+	const char *values[] = { k->emu_dataset, k->baseline, k->emu_baseline };
+	for (unsigned f = 0; f < 3; f++)
+		if (!has_dataset(c->spec, values[f]))
+			check_error(c, yamlpos_line(c->pos, "checks[%u].%s", i, names[f]),
+				    "checks[%u].%s: no dataset is named '%s'", i, names[f], values[f]);
+	for (unsigned r = 0; r < k->recognisers_count; r++) {
+		const struct spec_recogniser *g = &k->recognisers[r];
+		unsigned rl = yamlpos_line(c->pos, "checks[%u].recognisers[%u]", i, r);
+		if (!g->ptx && !g->max_kernels && !g->min_streams && !g->min_fma_per_load)
+			check_error(c, rl, "checks[%u].recognisers[%u] ('%s'): no condition: give ptx, max_kernels, min_streams or min_fma_per_load", i, r, g->name);
+		regex_t re;
+		int rc = g->ptx ? regcomp(&re, g->ptx, REG_EXTENDED | REG_NOSUB | REG_NEWLINE) : 0;
+		if (rc != 0) {
+			char err[160];
+			regerror(rc, &re, err, sizeof(err));
+			check_error(c, rl, "checks[%u].recognisers[%u].ptx: '%s' is not an extended regular expression: %s", i, r, g->ptx, err);
+		} else if (g->ptx) {
+			regfree(&re);
+		}
+	}
+}
+
 /* Barrier analysis (issue 6): its fields belong to kind barriers only. */
 static void check_barriers(struct checker *c, unsigned i)
 {
@@ -366,7 +414,8 @@ static void check_perf(struct checker *c, unsigned i)
 	const struct spec_check *k = &c->spec->checks[i];
 	unsigned line = yamlpos_line(c->pos, "checks[%u]", i);
 	if (k->kind != SPEC_CHECK_PERFORMANCE) {
-		if (k->bytes || k->flops || k->max_ratio || k->min_peak || k->metric || k->emu_dataset ||
+		if (k->bytes || k->flops || k->max_ratio || k->min_peak || k->metric ||
+		    (k->emu_dataset && k->kind != SPEC_CHECK_OPTIMISATIONS) ||
 		    k->max_traffic_ratio || k->min_coalescing || k->max_bank_conflicts ||
 		    k->min_lane_efficiency || k->max_insn_ratio || k->vendor)
 			check_error(c, line, "checks[%u]: metric, bytes, flops, max_ratio, min_peak, vendor and the emulator's thresholds belong to kind: performance", i);
@@ -487,6 +536,8 @@ int spec_load(const char *dir, struct lab_spec **out, struct diag_list *diags)
 		check_perf(&c, i); /* pmpplab perf (issue 8) */
 	for (unsigned i = 0; c.errors == 0 && i < s->checks_count; i++)
 		check_barriers(&c, i); /* issue 6 */
+	for (unsigned i = 0; c.errors == 0 && i < s->checks_count; i++)
+		check_optimisations(&c, i);
 	yamlpos_free(c.pos);
 	if (c.errors) {
 		spec_free(s);

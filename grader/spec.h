@@ -73,6 +73,18 @@ enum spec_check_kind {
 	SPEC_CHECK_MEMCHECK,
 	SPEC_CHECK_PERFORMANCE, /* pmpplab perf (issue 8): grader/perf.h */
 	SPEC_CHECK_BARRIERS,    /* barrier and race analysis (issue 6): grader/barriers.h */
+	SPEC_CHECK_OPTIMISATIONS, /* which optimisations a run used, a leaderboard: optim.h */
+};
+
+/* One optimisation an optimisations check recognises (labs/README.md, "Optimisation
+ * checks"): every condition it states must hold. */
+struct spec_recogniser {
+	char *name;           /* "weights in constant memory" */
+	char *ptx;            /* extended regex over the PTX of the kernels the run launched */
+	unsigned max_kernels; /* at most this many distinct kernels launched; 0 = no condition */
+	unsigned min_streams; /* GPU: kernels on at least this many streams; 0 = no condition */
+	unsigned min_fma_per_load; /* a loaded value feeds this many fma (register tiling) */
+	char *doc;
 };
 
 /* What a performance check measures against the device's peak. */
@@ -122,6 +134,13 @@ struct spec_check {
 	char *kernel;            /* the kernel min_barriers applies to; NULL = the one with most */
 	unsigned min_barriers;   /* __syncthreads() it must contain; 0 = not checked */
 	bool *forbid_divergent;  /* barriers under thread-dependent conditions fail; NULL = true */
+	/* kind optimisations only (labs/README.md, "Optimisation checks"); emu_dataset too. */
+	struct spec_recogniser *recognisers;
+	unsigned recognisers_count;
+	char *baseline;     /* the dataset its speed-up is measured against; NULL = none */
+	char *emu_baseline; /* the same on the emulator; NULL = baseline */
+	unsigned min_used;  /* recognised optimisations needed to pass; 0 = informational */
+	bool leaderboard;   /* keep the best results in the student's workspace */
 	char *doc;
 };
 

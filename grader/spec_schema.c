@@ -25,6 +25,7 @@ static const cyaml_strval_t check_names[] = {
 	{ "memcheck", SPEC_CHECK_MEMCHECK },
 	{ "performance", SPEC_CHECK_PERFORMANCE },
 	{ "barriers", SPEC_CHECK_BARRIERS }, /* issue 6 */
+	{ "optimisations", SPEC_CHECK_OPTIMISATIONS },
 };
 
 static const cyaml_strval_t perf_metric_names[] = {
@@ -95,6 +96,20 @@ static const cyaml_schema_field_t vendor_fields[] = {
 	CYAML_FIELD_END
 };
 
+static const cyaml_schema_field_t recogniser_fields[] = {
+	STR("name", 0, struct spec_recogniser, name),
+	STR("ptx", OPT, struct spec_recogniser, ptx),
+	CYAML_FIELD_UINT("max_kernels", OPT, struct spec_recogniser, max_kernels),
+	CYAML_FIELD_UINT("min_streams", OPT, struct spec_recogniser, min_streams),
+	CYAML_FIELD_UINT("min_fma_per_load", OPT, struct spec_recogniser, min_fma_per_load),
+	STR("doc", OPT, struct spec_recogniser, doc),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t recogniser_entry = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct spec_recogniser, recogniser_fields),
+};
+
 static const cyaml_schema_field_t check_fields[] = {
 	CYAML_FIELD_ENUM("kind", CYAML_FLAG_STRICT, struct spec_check, kind, check_names,
 			 CYAML_ARRAY_LEN(check_names)),
@@ -118,6 +133,12 @@ static const cyaml_schema_field_t check_fields[] = {
 	STR("kernel", OPT, struct spec_check, kernel),
 	CYAML_FIELD_UINT("min_barriers", OPT, struct spec_check, min_barriers),
 	CYAML_FIELD_BOOL_PTR("forbid_divergent", OPT, struct spec_check, forbid_divergent),
+	/* kind optimisations */
+	SEQ("recognisers", OPT, struct spec_check, recognisers, &recogniser_entry),
+	STR("baseline", OPT, struct spec_check, baseline),
+	STR("emu_baseline", OPT, struct spec_check, emu_baseline),
+	CYAML_FIELD_UINT("min_used", OPT, struct spec_check, min_used),
+	CYAML_FIELD_BOOL("leaderboard", OPT, struct spec_check, leaderboard),
 	STR("doc", OPT, struct spec_check, doc),
 	CYAML_FIELD_END
 };

@@ -159,13 +159,41 @@ static struct {
 	next_fn next;
 } cupti;
 
-/* What the activity records of one call of the entry point add up to. */
+#define PL_MAX_LAUNCHED 32
+#define PL_MAX_STREAMS 32
+
+/* What the activity records of one call of the entry point add up to, and which
+ * kernels it launched on which streams (the optimisations check, labs/README.md). */
 static struct {
 	pthread_mutex_t lock;
 	double kernel_ms, copy_ms;
 	double h2d_bytes, d2h_bytes;
 	unsigned kernels;
-} acc = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, 0, 0 };
+	struct {
+		char *name; /* mangled, as in the PTX */
+		unsigned count;
+	} launched[PL_MAX_LAUNCHED];
+	unsigned n_launched;
+	uint32_t streams[PL_MAX_STREAMS];
+	unsigned n_streams;
+} acc = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, 0, 0, { { NULL, 0 } }, 0, { 0 }, 0 };
+
+/* Counts one launch of NAME on STREAM (under acc.lock). */
+static void note_launch(const char *name, uint32_t stream)
+{
+	unsigned i = 0;
+	while (i < acc.n_launched && strcmp(acc.launched[i].name, name) != 0)
+		i++;
+	if (i == acc.n_launched && i < PL_MAX_LAUNCHED && (acc.launched[i].name = strdup(name)))
+		acc.n_launched++;
+	if (i < acc.n_launched)
+		acc.launched[i].count++;
+	unsigned k = 0;
+	while (k < acc.n_streams && acc.streams[k] != stream)
+		k++;
+	if (k == acc.n_streams && k < PL_MAX_STREAMS)
+		acc.streams[acc.n_streams++] = stream;
+}
 
 #define CUPTI_BUF (1u << 20)
 
@@ -191,6 +219,8 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 			const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
 			acc.kernel_ms += (double)(k->end - k->start) / 1e6;
 			acc.kernels++;
+			if (k->name)
+				note_launch(k->name, k->streamId);
 		} else if (rec->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
 			const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)rec;
 			acc.copy_ms += (double)(m->end - m->start) / 1e6;
@@ -250,6 +280,22 @@ static void cupti_reset(void)
 	pthread_mutex_lock(&acc.lock);
 	acc.kernel_ms = acc.copy_ms = acc.h2d_bytes = acc.d2h_bytes = 0;
 	acc.kernels = 0;
+	for (unsigned i = 0; i < acc.n_launched; i++)
+		free(acc.launched[i].name);
+	acc.n_launched = acc.n_streams = 0;
+	pthread_mutex_unlock(&acc.lock);
+}
+
+/* The last timed call's kernels: "launched NAME" = its launches, and streams_per_call. */
+static void cupti_write_launches(struct pl_file *result)
+{
+	pthread_mutex_lock(&acc.lock);
+	for (unsigned i = 0; i < acc.n_launched; i++) {
+		char key[512];
+		snprintf(key, sizeof(key), "launched %s", acc.launched[i].name);
+		add_metric(result, key, acc.launched[i].count);
+	}
+	add_metric(result, "streams_per_call", acc.n_streams);
 	pthread_mutex_unlock(&acc.lock);
 }
 
@@ -277,6 +323,7 @@ static void cupti_collect(double *kernel_ms, double *copy_ms, double *h2d, doubl
 {
 	*kernel_ms = *copy_ms = *h2d = *d2h = *kernels = 0;
 }
+static void cupti_write_launches(struct pl_file *result) { (void)result; }
 
 #endif /* PL_HAVE_CUPTI */
 
@@ -360,6 +407,7 @@ static void write_metrics(struct pl_file *result, int source, const struct sampl
 		memcpy(s->scratch, s->copy, n * sizeof(double));
 		add_metric(result, "transfer_ms", pl_timing_median(s->scratch, n));
 		add_metric(result, "kernels_per_call", s->kernels);
+		cupti_write_launches(result);
 		add_metric(result, "h2d_bytes", s->h2d);
 		add_metric(result, "d2h_bytes", s->d2h);
 	}

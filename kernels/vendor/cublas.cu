@@ -1,5 +1,6 @@
 // Vendor yardsticks for the matrix-product labs (04, 05, 12, 14): cuBLAS computing the
-// lab's C = A * B on the same row-major arrays. A performance check names one of these
+// lab's C = A * B on the same row-major arrays; and for lab 15's convolution layer, the
+// classic library route (im2col, then one batched SGEMM). A performance check names one of these
 // functions in its `vendor:` field (labs/README.md); the grader times it on the same
 // dataset as the student's kernels and prints "vs the vendor library" (no points).
 //
@@ -110,4 +111,56 @@ void cublasMatMulTF32(const float *A_h, const float *B_h, float *C_h, int m, int
 void cublasMatMulFP16(const float *A_h, const float *B_h, float *C_h, int m, int k, int n)
 {
     vendorGemm(A_h, B_h, C_h, m, k, n, VENDOR_FP16);
+}
+
+// Lab 15: the forward pass of a convolution layer as the libraries of the 2010s did it:
+// every image unrolled at once (im2col, C*K*K rows, Hout*Wout columns each), then one
+// strided batched SGEMM, Y_b (M x HW) = mask (M x CKK) * Xu_b (CKK x HW). The toolkit
+// has no cuDNN; this is the yardstick it allows.
+__global__ void vendorIm2col(const float *input, float *Xu, int B, int C, int H, int W, int K)
+{
+    int Hout = H - K + 1, Wout = W - K + 1, HW = Hout * Wout, KK = K * K;
+    size_t total = (size_t)B * C * HW;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < total;
+         i += (size_t)gridDim.x * blockDim.x) {
+        int col = (int)(i % HW);
+        size_t bc = i / HW;
+        int c = (int)(bc % C), b = (int)(bc / C);
+        int h = col / Wout, w = col % Wout;
+        const float *x = input + ((size_t)b * C + c) * H * W + h * W + w;
+        float *out = Xu + ((size_t)b * C * KK + (size_t)c * KK) * HW + col;
+        for (int p = 0; p < K; ++p)
+            for (int q = 0; q < K; ++q)
+                out[(size_t)(p * K + q) * HW] = x[p * W + q];
+    }
+}
+
+void cublasConvLayer(const float *input_h, const float *mask_h, float *output_h, int B, int M,
+                     int C, int H, int W, int K, int version)
+{
+    (void)version;
+    int Hout = H - K + 1, Wout = W - K + 1, HW = Hout * Wout, CKK = C * K * K;
+    size_t inBytes = (size_t)B * C * H * W * sizeof(float);
+    size_t maskBytes = (size_t)M * CKK * sizeof(float);
+    size_t outBytes = (size_t)B * M * HW * sizeof(float);
+    float *input_d, *mask_d, *output_d, *Xu;
+    CHECK(cudaMalloc((void **)&input_d, inBytes));
+    CHECK(cudaMalloc((void **)&mask_d, maskBytes));
+    CHECK(cudaMalloc((void **)&output_d, outBytes));
+    CHECK(cudaMalloc((void **)&Xu, (size_t)B * CKK * HW * sizeof(float)));
+    CHECK(cudaMemcpy(input_d, input_h, inBytes, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(mask_d, mask_h, maskBytes, cudaMemcpyHostToDevice));
+
+    vendorIm2col<<<1024, 256>>>(input_d, Xu, B, C, H, W, K);
+    const float one = 1.0f, zero = 0.0f;
+    CHECK_BLAS(cublasSgemmStridedBatched(vendorHandle(), CUBLAS_OP_N, CUBLAS_OP_N, HW, M, CKK,
+                                         &one, Xu, HW, (long long)CKK * HW, mask_d, CKK, 0,
+                                         &zero, output_d, HW, (long long)M * HW, B));
+    CHECK(cudaGetLastError());
+
+    CHECK(cudaMemcpy(output_h, output_d, outBytes, cudaMemcpyDeviceToHost));
+    CHECK(cudaFree(input_d));
+    CHECK(cudaFree(mask_d));
+    CHECK(cudaFree(output_d));
+    CHECK(cudaFree(Xu));
 }
