@@ -211,6 +211,20 @@ static bool check_outputs(struct grading *g, const char *expected_path, const ch
 	return ok;
 }
 
+/* The kernels a run launched, from the emulator's events (EMU_CONTRACT: one
+ * {"event":"launch",...} line each); -1 where there are none to read (a GPU build). */
+static int count_launches(const struct build_result *b, const char *events)
+{
+	if (!b->ptx)
+		return -1;
+	char *text = fs_read(events, NULL);
+	int n = 0;
+	for (const char *p = text; p && (p = strstr(p, "{\"event\":\"launch\"")); p++)
+		n++;
+	free(text);
+	return n;
+}
+
 static void grade_dataset(struct grading *g, unsigned index)
 {
 	const struct spec_dataset *d = &g->spec->datasets[index];
@@ -242,6 +256,11 @@ static void grade_dataset(struct grading *g, unsigned index)
 		report_run_failure(g, label, &sr);
 		g->report->tests[g->report->n_tests - 1].max_score = d->points;
 	} else {
+		char events[160];
+		snprintf(events, sizeof(events), "%s.events", actual);
+		int launches = count_launches(&g->prog, events);
+		if (launches > g->report->launches)
+			g->report->launches = launches;
 		char *text;
 		bool ok = check_outputs(g, expected, actual, &text);
 		report_add(g->report, label, d->points, ok, "%s", text ? text : "");

@@ -10,6 +10,7 @@
 #include "fsutil.h"
 #include "grade.h"
 #include "spec.h"
+#include "starter.h"
 
 enum expectation { EXPECT_PASS, EXPECT_FAIL_CORRECTNESS, EXPECT_FAIL_NAMED };
 
@@ -112,6 +113,36 @@ static bool check_one(const struct lab_spec *spec, const char *path, const struc
 	return ok;
 }
 
+/* A solution with BEGIN SOLUTION markers is the starter's single source: the committed
+ * starter must be the one generated from it (starter.h). */
+static bool check_generated(const char *solution, const char *starter, const char *id, FILE *out,
+			    int *config_error)
+{
+	if (!starter_marked(solution))
+		return true;
+	char *generated;
+	struct diag_list diags;
+	diag_list_init(&diags);
+	int rc = starter_generate(solution, &generated, &diags);
+	diag_print(out, &diags);
+	diag_list_release(&diags);
+	if (rc < 0) {
+		*config_error = 1;
+		return false;
+	}
+	long line = starter_compare(generated, starter);
+	free(generated);
+	if (line == 0)
+		fprintf(out, "  %-4s %-34s %s\n", "ok", "starter from solution", "generated from the solution's markers");
+	else if (line < 0)
+		fprintf(out, "  %-4s %-34s %s is missing: make it with pmpplab lab starter %s\n", "BAD",
+			"starter from solution", starter, id);
+	else
+		fprintf(out, "  %-4s %-34s %s:%ld: differs from the starter generated from %s; regenerate it with pmpplab lab starter %s\n",
+			"BAD", "starter from solution", starter, line, solution, id);
+	return line == 0;
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -206,7 +237,8 @@ int labcheck_run(const char *dir, enum backend_kind backend, FILE *out)
 	char *starter = spec_path(spec, spec->student);
 	struct row sol = { .label = "solution", .expect = EXPECT_PASS };
 	struct row start = { .label = "starter", .expect = EXPECT_FAIL_CORRECTNESS };
-	bool ok = check_one(spec, solution, &sol, backend, seed, out, &config_error);
+	bool ok = check_generated(solution, starter, spec->id, out, &config_error);
+	ok &= check_one(spec, solution, &sol, backend, seed, out, &config_error);
 	ok &= check_one(spec, starter, &start, backend, seed, out, &config_error);
 	ok &= check_folder(spec, spec->wrong, true, backend, seed, out, &config_error);
 	ok &= check_folder(spec, spec->right, false, backend, seed, out, &config_error);

@@ -501,6 +501,8 @@ static int grade_timed(const struct perf_context *ctx, const struct spec_check *
 		report_add(r, name, c->points, v.passed, "%s%s", text ? text : "", vendor ? vendor : "");
 		free(text);
 		free(vendor);
+		r->kernel_ms = stu.kernel_ms; /* the class report's fastest/slowest kernels */
+		r->solution_ms = ref.kernel_ms;
 	}
 	build_result_release(&sol);
 	return rc;

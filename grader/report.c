@@ -17,6 +17,7 @@ struct report *report_new(const char *lab, const char *submission, const char *b
 	r->submission = strdup(submission ? submission : "");
 	r->backend = strdup(backend);
 	r->seed = seed;
+	r->launches = -1;
 	diag_list_init(&r->build);
 	return r;
 }
@@ -124,7 +125,21 @@ static json_t *test_json(const struct report *r, const struct report_test *t, bo
 			 t->output ? t->output : "");
 }
 
-int report_write_json(FILE *f, struct report *const *reports, unsigned n)
+/* What the class report needs beyond the tests: kernel launches and times. */
+static json_t *lab_json(const struct report *r)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s, s:I}", "lab", r->lab, "submission", r->submission,
+			      "backend", r->backend, "seed", (json_int_t)r->seed);
+	if (o && r->launches >= 0)
+		json_object_set_new(o, "launches", json_integer(r->launches));
+	if (o && r->kernel_ms > 0)
+		json_object_set_new(o, "kernel_ms", json_real(r->kernel_ms));
+	if (o && r->solution_ms > 0)
+		json_object_set_new(o, "solution_ms", json_real(r->solution_ms));
+	return o;
+}
+
+json_t *report_json(struct report *const *reports, unsigned n)
 {
 	json_t *tests = json_array();
 	json_t *labs = json_array();
@@ -135,14 +150,17 @@ int report_write_json(FILE *f, struct report *const *reports, unsigned n)
 			json_array_append_new(tests, test_json(r, &r->tests[i], n > 1));
 		score += report_score(r);
 		max += report_max_score(r);
-		json_array_append_new(labs, json_pack("{s:s, s:s, s:s, s:I}", "lab", r->lab,
-						      "submission", r->submission, "backend",
-						      r->backend, "seed", (json_int_t)r->seed));
+		json_array_append_new(labs, lab_json(r));
 	}
 	char summary[128];
 	snprintf(summary, sizeof(summary), "pmpplab: %g/%g", score, max);
-	json_t *root = json_pack("{s:f, s:f, s:s, s:o, s:{s:o}}", "score", score, "max_score", max,
-				 "output", summary, "tests", tests, "extra_data", "pmpplab", labs);
+	return json_pack("{s:f, s:f, s:s, s:o, s:{s:o}}", "score", score, "max_score", max,
+			 "output", summary, "tests", tests, "extra_data", "pmpplab", labs);
+}
+
+int report_write_json(FILE *f, struct report *const *reports, unsigned n)
+{
+	json_t *root = report_json(reports, n);
 	if (!root)
 		return -ENOMEM;
 	int rc = json_dumpf(root, f, JSON_INDENT(2)) == 0 ? 0 : -EIO;

@@ -34,6 +34,14 @@ struct report {
 	double build_ms_host, build_ms_ptx;
 	/* --profile on a GPU: each kernel's counters from ncu, or NULL (not measured) */
 	struct ncu_profile *profile;
+	/* Kernels the program launched: the most over the datasets that ran to the end (the
+	 * emulator's launch events; on a GPU CUPTI's count per call, when the performance
+	 * check timed it); -1 when nothing was counted. 0 flags a program that builds but
+	 * computes without the GPU (the class report lists those). */
+	int launches;
+	/* The performance check's median kernel time per call, student and solution (ms, GPU
+	 * only); 0 when not measured. */
+	double kernel_ms, solution_ms;
 };
 
 struct report *report_new(const char *lab, const char *submission, const char *backend,
@@ -51,5 +59,8 @@ bool report_passed(const struct report *r);
 void report_write_text(FILE *f, const struct report *r, bool color);
 /* Gradescope results.json for one or more labs (scores summed). Returns 0 or -errno. */
 int report_write_json(FILE *f, struct report *const *reports, unsigned n);
+/* The same document as a jansson object (the batch adds its keys to extra_data), or
+ * NULL when out of memory. The caller owns the reference. */
+struct json_t *report_json(struct report *const *reports, unsigned n);
 
 #endif

@@ -6,11 +6,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "backend.h"
+#include "batch.h"
 #include "build.h"
+#include "cli_course.h"
 #include "grade.h"
+#include <jansson.h>
+#include "junit.h"
 #include "labcheck.h"
 #include "labs.h"
 #include "pmpplab_config.h"
@@ -19,12 +24,14 @@
 #include "tui.h"
 #include "workspace.h"
 
-enum command { CMD_TUI, CMD_GRADE, CMD_LIST, CMD_INIT, CMD_RUN, CMD_LABCHECK, CMD_HELP, CMD_VERSION };
+enum command { CMD_TUI, CMD_GRADE, CMD_LIST, CMD_INIT, CMD_RUN, CMD_LABCHECK, CMD_HELP, CMD_VERSION,
+	       CMD_COLLECT, CMD_SLURM_TASK, CMD_EXPORT, CMD_STARTER /* cli_course.c */ };
 
 struct cli {
 	enum command cmd;
 	const char *labs_dir;
 	enum backend_kind backend;
+	bool backend_given;
 	const char *submission;
 	const char *format;
 	const char *output;
@@ -35,6 +42,7 @@ struct cli {
 	int n_positional;
 	char **passthrough;   /* after "--" for run */
 	int n_passthrough;
+	struct cli_course course; /* batch, Slurm, export, lab starter: cli_course.c */
 };
 
 static const char usage[] =
@@ -92,6 +100,7 @@ static int parse_valued(struct cli *c, int argc, char **argv, int i)
 	else if (strcmp(opt, "--backend") == 0) {
 		if (backend_parse(v, &c->backend) < 0)
 			return -2;
+		c->backend_given = true;
 	} else if (strcmp(opt, "--submission") == 0)
 		c->submission = v;
 	else if (strcmp(opt, "--format") == 0)
@@ -118,8 +127,11 @@ static int parse(struct cli *c, int argc, char **argv)
 			return usage_error("%s needs a value", a);
 		if (used == -2)
 			return usage_error("--backend takes gpu, emu or auto, not '%s'", argv[i + 1]);
-		if (used > 0) {
-			i += used - 1;
+		int course = used > 0 ? 0 : cli_course_option(&c->course, argc, argv, i);
+		if (course < 0)
+			return CLI_USAGE;
+		if (used > 0 || course > 0) {
+			i += (used > 0 ? used : course) - 1;
 		} else if (strcmp(a, "--") == 0) {
 			c->passthrough = argv + i + 1;
 			c->n_passthrough = argc - i - 1;
@@ -150,11 +162,19 @@ static int parse(struct cli *c, int argc, char **argv)
 			c->cmd = CMD_RUN;
 		else if (strcmp(verb, "lab") == 0 && c->n_positional >= 2 && strcmp(c->positional[1], "check") == 0)
 			c->cmd = CMD_LABCHECK;
+		else if (strcmp(verb, "lab") == 0 && c->n_positional >= 2 && strcmp(c->positional[1], "starter") == 0)
+			c->cmd = CMD_STARTER;
+		else if (strcmp(verb, "export") == 0)
+			c->cmd = CMD_EXPORT;
+		else if (strcmp(verb, "slurm-task") == 0)
+			c->cmd = CMD_SLURM_TASK;
 		else
 			return usage_error("unknown command '%s'", verb);
 	}
-	if (strcmp(c->format, "text") != 0 && strcmp(c->format, "json") != 0)
-		return usage_error("--format takes text or json, not '%s'", c->format);
+	if (c->cmd == CMD_TUI && c->course.collect)
+		c->cmd = CMD_COLLECT;
+	if (strcmp(c->format, "text") != 0 && strcmp(c->format, "json") != 0 && strcmp(c->format, "junit") != 0)
+		return usage_error("--format takes text, json or junit, not '%s'", c->format);
 	return 0;
 }
 
@@ -205,9 +225,18 @@ static int cmd_init(const struct cli *c)
 	return rc < 0 ? CLI_USAGE : CLI_OK;
 }
 
-/* The workspace file for LAB, or the --submission file. Caller frees. */
+/* The workspace file for LAB, or the --submission file; a --submission folder gives its
+ * one .cu (or the one named as the lab's starter). Caller frees. */
 static char *submission_for(const struct cli *c, const char *ws, const struct lab_spec *spec)
 {
+	struct stat st;
+	if (c->submission && stat(c->submission, &st) == 0 && S_ISDIR(st.st_mode)) {
+		char *problem = NULL, *file = batch_find_source(c->submission, spec->student, &problem);
+		if (!file)
+			fprintf(stderr, "pmpplab: %s\n", problem ? problem : "out of memory");
+		free(problem);
+		return file;
+	}
 	if (c->submission)
 		return strdup(c->submission);
 	return ws ? workspace_student_file(ws, spec) : NULL;
@@ -271,6 +300,12 @@ static int write_reports(const struct cli *c, struct report **reports, unsigned 
 	}
 	if (strcmp(c->format, "json") == 0) {
 		report_write_json(f, reports, n);
+	} else if (strcmp(c->format, "junit") == 0) {
+		struct json_t *doc = report_json(reports, n);
+		const char *name = n ? reports[0]->submission : "pmpplab";
+		if (doc)
+			junit_write(f, &doc, &name, 1);
+		json_decref(doc);
 	} else {
 		bool color = f == stdout && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
 		for (unsigned i = 0; i < n; i++)
@@ -281,8 +316,22 @@ static int write_reports(const struct cli *c, struct report **reports, unsigned 
 	return 0;
 }
 
+/* The shared options, for the commands of cli_course.c. */
+static struct cli_common common_of(const struct cli *c, int skip)
+{
+	return (struct cli_common){ .labs_dir = c->labs_dir, .backend = c->backend,
+				    .backend_given = c->backend_given, .seed = c->seed,
+				    .quick = c->quick, .format = c->format,
+				    .positional = c->positional + skip,
+				    .n_positional = c->n_positional - skip };
+}
+
 static int cmd_grade(const struct cli *c)
 {
+	if (c->course.submissions) {
+		struct cli_common common = common_of(c, 0);
+		return cli_course_batch(&c->course, &common);
+	}
 	struct lab_list labs;
 	int rc = load_labs(c, &labs);
 	char *ws = workspace_find(".");
@@ -387,6 +436,7 @@ int cli_main(int argc, char **argv)
 	struct cli c;
 	if (parse(&c, argc, argv) != 0)
 		return CLI_USAGE;
+	struct cli_common common = common_of(&c, 0);
 	switch (c.cmd) {
 	case CMD_HELP:
 		fputs(help_text, stdout);
@@ -402,6 +452,10 @@ int cli_main(int argc, char **argv)
 	case CMD_RUN: return cmd_run(&c);
 	case CMD_LABCHECK: return cmd_labcheck(&c);
 	case CMD_TUI: return cmd_tui(&c);
+	case CMD_COLLECT: return cli_course_collect(&c.course, &common);
+	case CMD_SLURM_TASK: return cli_course_slurm_task(&c.course, &common);
+	case CMD_EXPORT: return cli_course_export(&c.course, &common);
+	case CMD_STARTER: return cli_course_starter(&c.course, &common);
 	}
 	return CLI_USAGE;
 }
