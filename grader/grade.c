@@ -518,11 +518,16 @@ static int grade_run(struct grading *g)
 	}
 	for (unsigned i = 0; i < g->spec->checks_count; i++) {
 		const struct spec_check *c = &g->spec->checks[i];
-		if (!built)
-			report_add(g->report, c->kind == SPEC_CHECK_PERFORMANCE ? "performance"
+		if (!built) {
+			/* the names the checks give themselves, so a class's gradebook has one
+			 * column per check */
+			char name[160];
+			snprintf(name, sizeof(name), "performance: %s", check_dataset(g->spec, c)->name);
+			report_add(g->report, c->kind == SPEC_CHECK_PERFORMANCE ? name
 					      : c->kind == SPEC_CHECK_BARRIERS ? "barriers"
 					      : c->kind == SPEC_CHECK_OPTIMISATIONS ? "optimisations" : "memcheck",
 				   c->points, false, "not run: the program does not compile");
+		}
 		else if (c->kind == SPEC_CHECK_MEMCHECK)
 			grade_memcheck(g, c);
 		else if (c->kind == SPEC_CHECK_PERFORMANCE && (rc = grade_performance(g, c)) < 0)

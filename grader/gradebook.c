@@ -139,7 +139,7 @@ char *gradebook_signature(const char *message)
 			while (isxdigit((unsigned char)*p))
 				p++;
 			out[o++] = '0', out[o++] = 'x', out[o++] = 'N';
-		} else if (isdigit((unsigned char)*p) && (p == message || !isalpha((unsigned char)p[-1]))) {
+		} else if (isdigit((unsigned char)*p) && (p == message || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
 			while (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1])))
 				p++;
 			if (*p == 'e' && (isdigit((unsigned char)p[1]) || p[1] == '-' || p[1] == '+'))

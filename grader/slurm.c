@@ -9,18 +9,44 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fsutil.h"
 #include "runner.h"
 
-/* Runs a Slurm command; its output in *res. 0, or -errno when it cannot start. */
-static int run_cmd(char *const *argv, struct runner_result *res, struct diag_list *diags)
+/* NAME's path from $PATH, or NULL. Caller frees. */
+static char *find_command(const char *name)
 {
+	const char *path = getenv("PATH");
+	char *copy = strdup(path ? path : "/usr/bin:/bin"), *save = NULL, *found = NULL;
+	for (char *p = copy, *dir; copy && !found && (dir = strtok_r(p, ":", &save)); p = NULL) {
+		char full[PATH_MAX];
+		snprintf(full, sizeof(full), "%s/%s", dir, name);
+		if (access(full, X_OK) == 0)
+			found = strdup(full);
+	}
+	free(copy);
+	return found;
+}
+
+/* Runs a Slurm command (argv[0] looked up on $PATH); its output in *res. 0, or a
+ * negative code when it cannot start. */
+static int run_cmd(char **argv, struct runner_result *res, struct diag_list *diags)
+{
+	char *cmd = find_command(argv[0]);
+	if (!cmd) {
+		diag_add(diags, DIAG_ERROR, NULL, 0, 0,
+			 "%s is not on PATH: install Slurm's client commands (Debian: slurm-client), or run where they are", argv[0]);
+		return -ENOENT;
+	}
+	const char *name = argv[0];
+	argv[0] = cmd;
 	struct runner_opts o = { .argv = argv, .timeout_ms = 120 * 1000 };
 	int rc = runner_run(&o, res);
+	argv[0] = (char *)name;
 	if (rc < 0)
-		diag_add(diags, DIAG_ERROR, NULL, 0, 0,
-			 "cannot run %s: %s (is Slurm installed, and its commands on PATH?)", argv[0], strerror(-rc));
+		diag_add(diags, DIAG_ERROR, NULL, 0, 0, "cannot run %s: %s", cmd, strerror(-rc));
+	free(cmd);
 	return rc;
 }
 

@@ -344,6 +344,10 @@ static int cmd_grade(const struct cli *c)
 	bool all_passed = true;
 	for (unsigned i = 0; rc == 0 && i < n; i++) {
 		char *sub = submission_for(c, ws, chosen[i]);
+		if (!sub && c->submission) { /* a folder without its one .cu: said why */
+			rc = -ENOENT;
+			break;
+		}
 		struct grade_opts o = { .backend = c->backend, .submission = sub, .seed = c->seed,
 					.quick = c->quick, .profile = c->profile,
 					.progress = print_progress };
