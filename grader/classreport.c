@@ -294,8 +294,7 @@ static void no_launch(struct doc *d, const struct gradebook *gb)
 	else if (known)
 		para(d, "None: every submission that built and ran launched at least one kernel.");
 	else
-		para(d, "Not known for this batch: kernel launches are counted by the emulator "
-			"(and on a GPU by the performance check's CUPTI timing).");
+		para(d, "Not known for this batch: kernel launches are counted on the emulator.");
 	free(list);
 }
 
