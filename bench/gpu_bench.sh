@@ -5,20 +5,21 @@
 # lab's own vendor program (its performance check's `vendor:`, labs/README.md) timed by
 # perf_probe --vendor at the same size: the "vs vendor" column.
 # Run from the repository root on a GPU machine:
-#   bench/gpu_bench.sh [--probe PERF_PROBE] [--n FLOATS]
+#   bench/gpu_bench.sh [--probe PERF_PROBE] [--n FLOATS] [--baselines GPU_BASELINES]
 # PERF_PROBE is bench/perf_probe.c built (default build/tests/perf/perf_probe). Lab rows
 # use each lab's own performance check (dataset and bytes), with n set to the copy's
 # n (FLOATS, default 2^26) where the lab has that param; matmul labs (04, 05) run with
 # every param set to 4096. Rates count useful bytes (or 2 flops per multiply-add);
 # the copy counts bytes read + written. Exit 77 without a GPU.
 set -u
-probe=build/tests/perf/perf_probe n=$((1 << 26))
+probe=build/tests/perf/perf_probe n=$((1 << 26)) baselines=
 while [ $# -gt 0 ]; do
   case $1 in
     --probe) probe=$2; shift 2 ;;
     --n) n=$2; shift 2 ;;
+    --baselines) baselines=$2; shift 2 ;; # bench/gpu_baselines.cu built already
     --pmpplab) shift 2 ;; # accepted for meson's benchmark line; not needed
-    *) echo "usage: $0 [--probe PERF_PROBE] [--n FLOATS]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--probe PERF_PROBE] [--n FLOATS] [--baselines GPU_BASELINES]" >&2; exit 2 ;;
   esac
 done
 if ! { [ -e /dev/nvidia0 ] || [ -e /dev/nvidiactl ]; }; then
@@ -29,38 +30,53 @@ export PMPPLAB_CACHE=${PMPPLAB_CACHE:-/tmp/pmpplab-bench-cache}
 export PMPPLAB_HARNESS=${PMPPLAB_HARNESS:-$PWD/grader/harness}
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 
-nvcc -O3 -std=c++17 -arch=native -o "$work/gpu_baselines" bench/gpu_baselines.cu -lcublas \
-  || { echo "gpu_bench: building the baselines failed"; exit 1; }
-"$work/gpu_baselines" "$n" >"$work/base.tsv" || { echo "gpu_bench: baselines failed"; exit 1; }
+if [ -z "$baselines" ]; then
+  baselines=$work/gpu_baselines
+  nvcc -O3 -std=c++17 -arch=native -o "$baselines" bench/gpu_baselines.cu -lcublas \
+    || { echo "gpu_bench: building the baselines failed"; exit 1; }
+fi
+"$baselines" "$n" >"$work/base.tsv" || { echo "gpu_bench: baselines failed"; exit 1; }
 
-: >"$work/labs.tsv"
+: >"$work/labs.tsv"; : >"$work/vendor.tsv"
+# One probe of the lab's solution, and of its performance check's vendor program where
+# it names one: probe_row ROW-ID LAB-DIR SOLUTION BASE ARGS...
+probe_row() {
+  local row=$1 dir=$2 sol=$3 base=$4 line; shift 4
+  if line=$("$probe" "$dir" "$dir/$sol" "$@" 2>"$work/err"); then
+    printf '%s\t%s\t%s\n' "$row" "$base" "$line" >>"$work/labs.tsv"
+  else
+    printf '%s\tFAILED: %s\n' "$row" "$(tail -3 "$work/err" | tr '\n' ' ')" >>"$work/labs.tsv"
+  fi
+  [ -z "${NOVENDOR:-}" ] && grep -q '^    vendor:' "$dir/lab.yaml" || return 0
+  if line=$("$probe" "$dir" --vendor "$@" 2>"$work/err"); then
+    printf '%s\t%s\t%s\n' "$row" "vendor" "$line" >>"$work/vendor.tsv"
+  else
+    printf '%s\tFAILED: %s\n' "$row" "$(tail -3 "$work/err" | tr '\n' ' ')" >>"$work/vendor.tsv"
+  fi
+}
+
+square=(--set m=4096 --set k=4096 --set n=4096)
 for dir in labs/[0-9]*/; do
+  dir=${dir%/}
   id=$(basename "$dir")
   sol=$(sed -n 's/^solution: *//p' "$dir/lab.yaml")
   [ -n "$sol" ] && [ -f "$dir/$sol" ] || continue
   num=${id%%-*}
   case $num in
-    04|05|12) args=(--all-params 4096 --flops "2 * 4096 * 4096 * 4096"); base=sgemm ;;
+    04|05|12) probe_row "$id" "$dir" "$sol" sgemm --all-params 4096 --flops "2 * 4096 * 4096 * 4096" ;;
+    14) # each format against cuBLAS in the same format (its vendor line)
+        probe_row "$id tf32" "$dir" "$sol" sgemm --check 0 "${square[@]}"
+        probe_row "$id fp16" "$dir" "$sol" sgemm --check 1 "${square[@]}" ;;
     *) grep -q "kind: *performance" "$dir/lab.yaml" || { printf '%s\tno performance check in lab.yaml\n' "$id" >>"$work/labs.tsv"; continue; }
        # memory-bound labs at the copy's size (a lab's own large dataset may fit in L2)
        args=(); grep -q '^  - name: n$' "$dir/lab.yaml" && args=(--set "n=$n")
-       case $num in 08) base=hist ;; 09) base=reduce ;; 10) base=scan ;; *) base=copy ;; esac ;;
+       case $num in 08) base=hist ;; 09) base=reduce ;; 10) base=scan ;; 15) base=- ;; *) base=copy ;; esac
+       probe_row "$id" "$dir" "$sol" "$base" "${args[@]}" ;;
   esac
-  if line=$("$probe" "$dir" "$dir/$sol" "${args[@]}" 2>"$work/$id.err"); then
-    printf '%s\t%s\t%s\n' "$id" "$base" "$line" >>"$work/labs.tsv"
-  else
-    printf '%s\tFAILED: %s\n' "$id" "$(tail -3 "$work/$id.err" | tr '\n' ' ')" >>"$work/labs.tsv"
-  fi
-  # the lab's vendor program, where its performance check names one (same size; its own work)
-  if grep -q '^    vendor:' "$dir/lab.yaml"; then
-    if line=$("$probe" "$dir" --vendor "${args[@]}" 2>"$work/$id.vendor.err"); then
-      printf '%s\t%s\t%s\n' "$id" "$(sed -n 's/^      name: *//p' "$dir/lab.yaml" | head -1)" "$line" >>"$work/vendor.tsv"
-    else
-      printf '%s\tFAILED: %s\n' "$id" "$(tail -3 "$work/$id.vendor.err" | tr '\n' ' ')" >>"$work/vendor.tsv"
-    fi
-  fi
+  # an optimisations check's baseline dataset (lab 15: the plain version of the layer)
+  plain=$(sed -n 's/^    baseline: *//p' "$dir/lab.yaml" | head -1)
+  [ -n "$plain" ] && NOVENDOR=1 probe_row "$id $plain" "$dir" "$sol" - --dataset "$plain"
 done
-touch "$work/vendor.tsv"
 
 python3 - "$work/base.tsv" "$work/labs.tsv" "$work/vendor.tsv" <<'PY'
 import sys

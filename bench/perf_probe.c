@@ -5,6 +5,7 @@
  * usage: perf_probe LAB_DIR SOURCE.cu [--dataset NAME] [--set PARAM=VALUE]...
  *                   [--all-params VALUE] [--bytes EXPR | --flops EXPR]
  *        perf_probe LAB_DIR --vendor [the same options]
+ * --check N picks the lab's performance check N (from 0; default 0).
  * Defaults: the dataset and bytes/flops of the lab's first performance check (else its
  * last perf dataset, and time only). --vendor times that check's vendor program
  * (labs/README.md, "The vendor line") instead, with its own work where it has one. Prints one tab-separated line:
@@ -29,6 +30,7 @@
 struct probe {
 	const char *lab, *source, *dataset, *bytes, *flops;
 	int vendor;
+	unsigned check; /* --check N: the lab's performance check N (from 0) */
 	const char *sets[16];
 	unsigned n_sets;
 	long long all_params;
@@ -37,7 +39,7 @@ struct probe {
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: perf_probe LAB_DIR (SOURCE.cu | --vendor) [--dataset NAME] [--set PARAM=VALUE]... [--all-params VALUE] [--bytes EXPR | --flops EXPR]\n");
+	fprintf(stderr, "usage: perf_probe LAB_DIR (SOURCE.cu | --vendor) [--check N] [--dataset NAME] [--set PARAM=VALUE]... [--all-params VALUE] [--bytes EXPR | --flops EXPR]\n");
 	return 2;
 }
 
@@ -62,16 +64,19 @@ static int parse(int argc, char **argv, struct probe *p)
 			p->bytes = v;
 		else if (strcmp(a, "--flops") == 0)
 			p->flops = v;
+		else if (strcmp(a, "--check") == 0)
+			p->check = (unsigned)atoi(v);
 		else
 			return -1;
 	}
 	return 0;
 }
 
-static const struct spec_check *perf_check(const struct lab_spec *s)
+/* The lab's performance check number WHICH (0: the first). */
+static const struct spec_check *perf_check(const struct lab_spec *s, unsigned which)
 {
 	for (unsigned i = 0; i < s->checks_count; i++)
-		if (s->checks[i].kind == SPEC_CHECK_PERFORMANCE)
+		if (s->checks[i].kind == SPEC_CHECK_PERFORMANCE && which-- == 0)
 			return &s->checks[i];
 	return NULL;
 }
@@ -129,6 +134,15 @@ static int run_timed(const char *program, const char *request, const char *resul
 	return ok ? 0 : -1;
 }
 
+/* One timed run with the GPU to itself (perf_gpu_lock: graders on this machine wait). */
+static int timed_locked(const char *program, const char *request, const char *result)
+{
+	int lock = perf_gpu_lock();
+	int rc = run_timed(program, request, result);
+	perf_gpu_unlock(lock);
+	return rc;
+}
+
 static void print_line(const struct spec_dataset *d, const char *kind, double work,
 		       const struct pl_file *out)
 {
@@ -158,7 +172,7 @@ int main(int argc, char **argv)
 		diag_print(stderr, &diags);
 		return 2;
 	}
-	const struct spec_check *c = perf_check(s);
+	const struct spec_check *c = perf_check(s, p.check);
 	struct spec_dataset *d = pick_dataset(s, &p, c);
 	if (!d || override(d, &p) < 0) {
 		fprintf(stderr, "perf_probe: no such dataset or param\n");
@@ -207,7 +221,7 @@ int main(int argc, char **argv)
 	snprintf(result, sizeof(result), "%s/out", tmp);
 	rc = 1;
 	if (datagen_request(s, d, 12345, &req) == 0 && pl_write(&req, request, err, sizeof(err)) == 0 &&
-	    run_timed(b.program, request, result) == 0 && pl_read(&out, result, err, sizeof(err)) == 0) {
+	    timed_locked(b.program, request, result) == 0 && pl_read(&out, result, err, sizeof(err)) == 0) {
 		print_line(d, kind, (double)work, &out);
 		pl_release(&out);
 		rc = 0;

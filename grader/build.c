@@ -78,7 +78,7 @@ static void job_hash(const struct job *j, char hex[33])
 	fs_hash_str(&h, "pmpplab-build-4"); /* 4: + pl_timing, GPU timing flags */
 	fs_hash_str(&h, backend_name(j->backend));
 	if (j->want_ptx)
-		fs_hash_str(&h, "barriers-ptx"); /* issue 6 */
+		fs_hash_str(&h, "barriers-ptx-native"); /* issue 6; the binary's architecture */
 	fs_hash_str(&h, j->tool);
 	if (j->glue)
 		fs_hash_str(&h, j->glue);
@@ -185,6 +185,8 @@ static int job_commands(const struct job *j, const char *dir, struct compile *ho
 	if (j->backend == BACKEND_EMU || j->want_ptx) {
 		arg(ptx, j->tool);
 		arg(ptx, "-ptx");
+		if (j->backend == BACKEND_GPU) /* the binary's architecture: TF32 wmma needs sm_80 */
+			arg(ptx, "-arch=native");
 		arg(ptx, "-lineinfo");
 		arg(ptx, "-O2");
 		arg(ptx, "-Wno-deprecated-gpu-targets");

@@ -2,6 +2,7 @@
 #include "labcheck.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,32 +170,65 @@ static unsigned list_cu(const struct lab_spec *spec, const char *rel, char **nam
 	return n;
 }
 
-static bool check_folder(const struct lab_spec *spec, const char *rel, bool wrong,
-			 enum backend_kind backend, uint64_t seed, FILE *out, int *config_error)
+/* One row of the table: what is graded, how, and (after grading) what it printed. */
+struct task {
+	const struct lab_spec *spec; /* the lab, or vendor's view of it */
+	struct lab_spec view;        /* a vendor's view (add_vendors) */
+	bool is_view;
+	char *path;
+	char label[200];
+	struct row row;
+	bool ok;
+	int config_error;
+	char *text;                  /* the row and any report, printed in order */
+	size_t len;
+};
+
+#define MAX_TASKS 160
+
+struct plan {
+	struct task t[MAX_TASKS];
+	unsigned n, next;
+	enum backend_kind backend;
+	uint64_t seed;
+	pthread_mutex_t lock;
+};
+
+static struct task *add_task(struct plan *p, const struct lab_spec *spec, char *path,
+			     enum expectation expect)
+{
+	if (p->n == MAX_TASKS) {
+		free(path);
+		return NULL;
+	}
+	struct task *t = &p->t[p->n++];
+	t->spec = spec;
+	t->path = path;
+	t->row.expect = expect;
+	t->row.label = t->label;
+	return t;
+}
+
+static void add_folder(struct plan *p, const struct lab_spec *spec, const char *rel, bool wrong)
 {
 	char *files[128];
 	unsigned n = list_cu(spec, rel, files, 128);
-	bool all = true;
 	for (unsigned i = 0; i < n; i++) {
-		struct row r = { .expect = EXPECT_PASS };
+		struct task *t = add_task(p, spec, files[i], EXPECT_PASS);
+		if (!t)
+			continue;
 		if (wrong)
-			read_expectation(files[i], &r);
-		char label[200];
-		snprintf(label, sizeof(label), "%s/%s", wrong ? "wrong" : "right", strrchr(files[i], '/') + 1);
-		r.label = label;
-		all &= check_one(spec, files[i], &r, backend, seed, out, config_error);
-		free(files[i]);
+			read_expectation(files[i], &t->row);
+		snprintf(t->label, sizeof(t->label), "%s/%s", wrong ? "wrong" : "right",
+			 strrchr(files[i], '/') + 1);
 	}
-	return all;
 }
 
 /* The vendor programs that compute the lab's outputs (vendor.checked) must compute them
  * right, or the vendor line would time something else. Graded like a known-right file,
  * correctness only, on a GPU; the emulator runs no vendor library. */
-static bool check_vendors(const struct lab_spec *spec, enum backend_kind backend, uint64_t seed,
-			  FILE *out, int *config_error)
+static void add_vendors(struct plan *p, const struct lab_spec *spec, int *config_error)
 {
-	bool all = true;
 	for (unsigned i = 0; i < spec->checks_count; i++) {
 		const struct spec_vendor *v = spec->checks[i].vendor;
 		if (!v || !v->checked)
@@ -202,20 +236,53 @@ static bool check_vendors(const struct lab_spec *spec, enum backend_kind backend
 		char label[200], *file = spec_path(spec, v->file);
 		snprintf(label, sizeof(label), "vendor %s:%s", file ? strrchr(file, '/') + 1 : v->file,
 			 v->function ? v->function : spec->entry.function);
-		struct lab_spec view;
-		if (backend_resolve(backend) != BACKEND_GPU) {
-			fprintf(out, "  %-4s %-34s expect %-18s (the vendor library runs on a GPU only)\n", "--",
-				label, "pass");
-		} else if (!file || spec_vendor_view(spec, v, &view) < 0) {
-			*config_error = 1;
-		} else {
-			struct row r = { .label = label, .expect = EXPECT_PASS };
-			all &= check_one(&view, file, &r, backend, seed, out, config_error);
-			spec_vendor_view_release(&view);
+		struct task *t = file ? add_task(p, NULL, file, EXPECT_PASS) : NULL;
+		if (t && backend_resolve(p->backend) != BACKEND_GPU) {
+			t->ok = true;
+			if (asprintf(&t->text, "  %-4s %-34s expect %-18s (the vendor library runs on a GPU only)\n",
+				     "--", label, "pass") > 0)
+				t->len = strlen(t->text);
+			continue;
 		}
-		free(file);
+		if (!t || spec_vendor_view(spec, v, &t->view) < 0) {
+			*config_error = 1;
+			continue;
+		}
+		t->spec = &t->view;
+		t->is_view = true;
+		snprintf(t->label, sizeof(t->label), "%s", label);
 	}
-	return all;
+}
+
+static void *worker(void *arg)
+{
+	struct plan *p = arg;
+	for (;;) {
+		pthread_mutex_lock(&p->lock);
+		unsigned i = p->next < p->n ? p->next++ : p->n;
+		pthread_mutex_unlock(&p->lock);
+		if (i == p->n)
+			return NULL;
+		struct task *t = &p->t[i];
+		if (t->text) /* decided without grading */
+			continue;
+		FILE *f = open_memstream(&t->text, &t->len);
+		if (!f) {
+			t->config_error = 1;
+			continue;
+		}
+		t->ok = check_one(t->spec, t->path, &t->row, p->backend, p->seed, f, &t->config_error);
+		fclose(f);
+	}
+}
+
+/* $PMPPLAB_LABCHECK_JOBS submissions graded at once (default 1). Each GPU timing run
+ * still has the GPU to itself (perf.h, perf_gpu_lock). */
+static unsigned jobs(void)
+{
+	const char *v = getenv("PMPPLAB_LABCHECK_JOBS");
+	long n = v ? strtol(v, NULL, 10) : 1;
+	return n < 1 ? 1 : n > 32 ? 32 : (unsigned)n;
 }
 
 int labcheck_run(const char *dir, enum backend_kind backend, FILE *out)
@@ -229,24 +296,51 @@ int labcheck_run(const char *dir, enum backend_kind backend, FILE *out)
 		return 2;
 	}
 	diag_list_release(&diags);
-	uint64_t seed = datagen_fresh_seed();
+	struct plan *p = calloc(1, sizeof(*p));
+	if (!p) {
+		spec_free(spec);
+		return 2;
+	}
+	p->backend = backend;
+	p->seed = datagen_fresh_seed();
+	pthread_mutex_init(&p->lock, NULL);
 	fprintf(out, "lab check %s (backend %s, seed %llu)\n", spec->id,
-		backend_name(backend_resolve(backend)), (unsigned long long)seed);
+		backend_name(backend_resolve(backend)), (unsigned long long)p->seed);
 	int config_error = 0;
 	char *solution = spec_path(spec, spec->solution);
 	char *starter = spec_path(spec, spec->student);
-	struct row sol = { .label = "solution", .expect = EXPECT_PASS };
-	struct row start = { .label = "starter", .expect = EXPECT_FAIL_CORRECTNESS };
 	bool ok = check_generated(solution, starter, spec->id, out, &config_error);
-	ok &= check_one(spec, solution, &sol, backend, seed, out, &config_error);
-	ok &= check_one(spec, starter, &start, backend, seed, out, &config_error);
-	ok &= check_folder(spec, spec->wrong, true, backend, seed, out, &config_error);
-	ok &= check_folder(spec, spec->right, false, backend, seed, out, &config_error);
-	ok &= check_vendors(spec, backend, seed, out, &config_error);
+	struct task *t = add_task(p, spec, solution, EXPECT_PASS);
+	snprintf(t->label, sizeof(t->label), "solution");
+	t = add_task(p, spec, starter, EXPECT_FAIL_CORRECTNESS);
+	snprintf(t->label, sizeof(t->label), "starter");
+	add_folder(p, spec, spec->wrong, true);
+	add_folder(p, spec, spec->right, false);
+	add_vendors(p, spec, &config_error);
+
+	pthread_t threads[32];
+	unsigned started = 0, want = jobs();
+	for (unsigned i = 1; i < want && i < p->n; i++)
+		started += pthread_create(&threads[started], NULL, worker, p) == 0;
+	worker(p);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+
+	for (unsigned i = 0; i < p->n; i++) {
+		t = &p->t[i];
+		if (t->text)
+			fwrite(t->text, 1, t->len, out);
+		ok &= t->ok;
+		config_error |= t->config_error;
+		free(t->text);
+		free(t->path);
+		if (t->is_view)
+			spec_vendor_view_release(&t->view);
+	}
 	fprintf(out, "%s\n", config_error ? "lab check: could not grade (see above)" :
 			     ok ? "lab check: all as expected" : "lab check: some rows are BAD");
-	free(solution);
-	free(starter);
+	pthread_mutex_destroy(&p->lock);
+	free(p);
 	spec_free(spec);
 	return config_error ? 2 : ok ? 0 : 1;
 }

@@ -278,8 +278,11 @@ static int run_dataset(const struct perf_context *ctx, const struct spec_dataset
 	else
 		snprintf(mode, sizeof(mode), "PMPPLAB_COUNTERS=1");
 	struct pl_file res;
-	if (perf_run(ctx, ctx->student, mode, gpu ? NULL : events, request, &res, out->why,
-		     sizeof(out->why)) < 0)
+	int lock = gpu ? perf_gpu_lock() : -1;
+	int ran = perf_run(ctx, ctx->student, mode, gpu ? NULL : events, request, &res, out->why,
+			   sizeof(out->why));
+	perf_gpu_unlock(lock);
+	if (ran < 0)
 		return -1;
 	int rc = 0;
 	if (gpu) {

@@ -2,15 +2,18 @@
 #include "perf.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "datagen.h"
 #include "harness/pl_timing.h"
+#include "paths.h"
 #include "runner.h"
 
 /* Timing asked of each run: 1.5 s of repetitions at most, or a median known to 1%.
@@ -362,6 +365,26 @@ int perf_request(const struct perf_context *ctx, const struct spec_dataset *d, c
 	return datagen_request_file(ctx->spec, d, ctx->seed, request, why, whylen);
 }
 
+int perf_gpu_lock(void)
+{
+	char *cache = paths_cache_dir(), path[PATH_MAX];
+	if (cache)
+		paths_mkdirs(cache);
+	snprintf(path, sizeof(path), "%s/gpu-timing.lock", cache ? cache : "/tmp");
+	free(cache);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
+			;
+	return fd;
+}
+
+void perf_gpu_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd); /* drops the lock */
+}
+
 void perf_timing_env(char *buf, size_t len)
 {
 	const char *opts = getenv("PMPPLAB_PERF_TIMING");
@@ -375,11 +398,13 @@ static int measure_both(const struct perf_context *ctx, const struct build_resul
 {
 	char mode[256];
 	perf_timing_env(mode, sizeof(mode));
+	int lock = perf_gpu_lock();
 	for (unsigned i = 0; i < 2 * 2; i++) {
 		bool is_student = i % 2 == 1;
 		struct pl_file out;
 		if (perf_run(ctx, is_student ? ctx->student : sol, mode, NULL, request, &out, why, whylen) < 0) {
 			*student_failed = is_student;
+			perf_gpu_unlock(lock);
 			return -1;
 		}
 		if (!dev->sm_count)
@@ -388,9 +413,11 @@ static int measure_both(const struct perf_context *ctx, const struct build_resul
 		pl_release(&out);
 		if (rc < 0) {
 			snprintf(why, whylen, "the program reported no timing (was it built for a GPU?)");
+			perf_gpu_unlock(lock);
 			return -1;
 		}
 	}
+	perf_gpu_unlock(lock);
 	return 0;
 }
 
@@ -449,7 +476,10 @@ static char *vendor_line(const struct perf_context *ctx, const struct spec_check
 		char mode[256];
 		perf_timing_env(mode, sizeof(mode));
 		struct pl_file out;
-		if (perf_run(ctx, &b, mode, NULL, request, &out, why, sizeof(why)) == 0) {
+		int lock = perf_gpu_lock();
+		int rc = perf_run(ctx, &b, mode, NULL, request, &out, why, sizeof(why));
+		perf_gpu_unlock(lock);
+		if (rc == 0) {
 			if (perf_measure_add(&ven, &out) < 0)
 				snprintf(why, sizeof(why), "its run reported no timing");
 			pl_release(&out);

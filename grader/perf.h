@@ -134,6 +134,12 @@ int perf_run(const struct perf_context *ctx, const struct build_result *b, const
 /* The request file of dataset D in the grading folder into REQUEST, or why not (WHY). */
 int perf_request(const struct perf_context *ctx, const struct spec_dataset *d, char *request,
 		 size_t len, char *why, size_t whylen);
+/* Timed GPU runs take turns: parallel graders on one machine (lab check with
+ * $PMPPLAB_LABCHECK_JOBS, several pmpplab processes) never time kernels while another's
+ * run, which would slow them. An exclusive flock on <cache>/gpu-timing.lock; returns its
+ * descriptor (-1: not locked, timing goes on) for perf_gpu_unlock. */
+int perf_gpu_lock(void);
+void perf_gpu_unlock(int fd);
 /* "PMPPLAB_TIMING=..." for a timed run ($PMPPLAB_PERF_TIMING, else the default). */
 void perf_timing_env(char *buf, size_t len);
 /* Whether dataset D's correctness test ran and passed: speed counts only for correct
