@@ -116,7 +116,7 @@ static bool check_one(const struct lab_spec *spec, const char *path, const struc
 
 /* A solution with BEGIN SOLUTION markers is the starter's single source: the committed
  * starter must be the one generated from it (starter.h). */
-static bool check_generated(const char *solution, const char *starter, const char *id, FILE *out,
+static bool check_generated(const char *solution, const char *starter, const char *lab, FILE *out,
 			    int *config_error)
 {
 	if (!starter_marked(solution))
@@ -137,10 +137,10 @@ static bool check_generated(const char *solution, const char *starter, const cha
 		fprintf(out, "  %-4s %-34s %s\n", "ok", "starter from solution", "generated from the solution's markers");
 	else if (line < 0)
 		fprintf(out, "  %-4s %-34s %s is missing: make it with pmpplab lab starter %s\n", "BAD",
-			"starter from solution", starter, id);
+			"starter from solution", starter, lab);
 	else
 		fprintf(out, "  %-4s %-34s %s:%ld: differs from the starter generated from %s; regenerate it with pmpplab lab starter %s\n",
-			"BAD", "starter from solution", starter, line, solution, id);
+			"BAD", "starter from solution", starter, line, solution, lab);
 	return line == 0;
 }
 
@@ -309,7 +309,7 @@ int labcheck_run(const char *dir, enum backend_kind backend, FILE *out)
 	int config_error = 0;
 	char *solution = spec_path(spec, spec->solution);
 	char *starter = spec_path(spec, spec->student);
-	bool ok = check_generated(solution, starter, spec->id, out, &config_error);
+	bool ok = check_generated(solution, starter, spec->dir, out, &config_error);
 	struct task *t = add_task(p, spec, solution, EXPECT_PASS);
 	snprintf(t->label, sizeof(t->label), "solution");
 	t = add_task(p, spec, starter, EXPECT_FAIL_CORRECTNESS);

@@ -22,11 +22,17 @@ static enum marker marker_of(const char *line, size_t len, size_t *indent, const
 		{ "// BEGIN SOLUTION", M_BEGIN }, { "// STARTER", M_STARTER }, { "// END SOLUTION", M_END },
 	};
 	for (unsigned k = 0; k < 3; k++) {
-		size_t n = strlen(marks[k].text);
-		if (len - i >= n && memcmp(line + i, marks[k].text, n) == 0) {
-			*rest = line + i + n;
-			return marks[k].m;
-		}
+		size_t n = strlen(marks[k].text), j = i + n;
+		if (len - i < n || memcmp(line + i, marks[k].text, n) != 0)
+			continue;
+		/* a marker is the whole line ("// STARTER lines are..." is prose); BEGIN may
+		 * carry the TODO's text after a colon */
+		*rest = line + j;
+		if (marks[k].m == M_BEGIN && j < len && line[j] == ':')
+			return M_BEGIN;
+		while (j < len && (line[j] == ' ' || line[j] == '\t' || line[j] == '\r'))
+			j++;
+		return j == len ? marks[k].m : M_NONE;
 	}
 	return M_NONE;
 }
@@ -53,7 +59,10 @@ static void stub_line(FILE *f, const char *line, size_t len)
 		i++;
 	if (len - i >= 3 && memcmp(line + i, "//>", 3) == 0) {
 		size_t skip = 3 + (len - i > 3 && line[i + 3] == ' ');
-		fprintf(f, "%.*s%.*s\n", (int)i, line, (int)(len - i - skip), line + i + skip);
+		if (len - i == skip) /* "//>" alone: an empty line, without the indentation */
+			fputc('\n', f);
+		else
+			fprintf(f, "%.*s%.*s\n", (int)i, line, (int)(len - i - skip), line + i + skip);
 	} else {
 		fprintf(f, "%.*s\n", (int)len, line);
 	}

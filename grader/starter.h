@@ -10,7 +10,8 @@
  * the block has a "// STARTER" line, the lines between it and END SOLUTION: those are
  * comments in the solution and stay as written in the starter, except that a line
  * "//> code" becomes "code" (a stub the solution must not compile, "//> return 0;").
- * The markers are comments, so the marked solution is the lab's solution as it is. */
+ * A marker is a line of its own (indentation and trailing blanks aside). The markers
+ * are comments, so the marked solution is the lab's solution as it is. */
 #ifndef PMPPLAB_STARTER_H
 #define PMPPLAB_STARTER_H
 

@@ -1,12 +1,26 @@
-// Lab 05 solution: what a good student writes after chapter 5.
+// BEGIN SOLUTION
+// Lab 05 solution: what a good student writes after chapter 5. It is also the single
+// source of the student's starter (labs/05-tiled-matmul/tiled_matmul.cu, made by
+// `pmpplab lab starter 05-tiled-matmul`; labs/README.md, "Solution markers").
+// STARTER
+// Lab 05: tiled matrix multiplication. Read README.md beside this file first.
+//
+// pmpplab calls matMul() with A (m x k) and B (k x n), row-major, and expects C_h to hold
+// C = A * B (m x n, row-major). The host code is written; complete the kernel.
+// END SOLUTION
 #include <cuda_runtime.h>
 #include <stdio.h>
 
 #define TILE_WIDTH 16
 
+// BEGIN SOLUTION
 // C (m x n) = A (m x k) * B (k x n), row-major. Each block computes one TILE_WIDTH x
 // TILE_WIDTH tile of C; in each phase its threads load one tile of A and one of B into
 // shared memory (0 where the tile sticks out of the matrix) and use them TILE_WIDTH times.
+// STARTER
+// Each block computes one TILE_WIDTH x TILE_WIDTH tile of C; thread (tx, ty) computes
+// C[row][col].
+// END SOLUTION
 __global__ void tiledMatMulKernel(const float *A, const float *B, float *C, int m, int k, int n)
 {
     __shared__ float As[TILE_WIDTH][TILE_WIDTH];
@@ -15,8 +29,9 @@ __global__ void tiledMatMulKernel(const float *A, const float *B, float *C, int 
     int tx = threadIdx.x, ty = threadIdx.y;
     int row = blockIdx.y * TILE_WIDTH + ty;
     int col = blockIdx.x * TILE_WIDTH + tx;
-
     float sum = 0.0f;
+
+    // BEGIN SOLUTION
     for (int ph = 0; ph < (k + TILE_WIDTH - 1) / TILE_WIDTH; ++ph) {
         int aCol = ph * TILE_WIDTH + tx;
         int bRow = ph * TILE_WIDTH + ty;
@@ -29,11 +44,29 @@ __global__ void tiledMatMulKernel(const float *A, const float *B, float *C, int 
         }
         __syncthreads(); // everyone is done with the tile before the next phase overwrites it
     }
+    // STARTER
+    // TODO 1: loop over the phases: enough tiles of width TILE_WIDTH to cover all k
+    //         (round up!). In phase ph:
+    //   TODO 2: load one element of each tile: As[ty][tx] is A[row][ph * TILE_WIDTH + tx]
+    //           and Bs[ty][tx] is B[ph * TILE_WIDTH + ty][col], or 0.0f when that element
+    //           lies outside the matrix
+    //   TODO 3: wait until the whole block has loaded (why?)
+    //   TODO 4: add As[ty][i] * Bs[i][tx] for i = 0 .. TILE_WIDTH-1 to sum
+    //   TODO 5: wait until the whole block is done with the tiles (why?)
+    //> (void)As; (void)Bs; (void)tx; (void)ty;
+    //>
+    // TODO 6: threads inside C store their sum (only those!).
+    //> (void)row; (void)col; (void)sum;
+    // END SOLUTION
+    // BEGIN SOLUTION
     if (row < m && col < n) {
         C[row * n + col] = sum;
     }
+    // STARTER
+    // END SOLUTION
 }
 
+// Stops the program with a message when a CUDA call fails.
 #define CHECK(call)                                                              \
     do {                                                                         \
         cudaError_t err_ = (call);                                               \

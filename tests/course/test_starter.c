@@ -52,7 +52,9 @@ static void test_blocks(void **state)
 		"\t// STARTER\n"
 		"\t// TODO 2: launch k\n"
 		"\t//> return 0;\n"
+		"\t//>\n"
 		"\t// END SOLUTION\n"
+		"// STARTER lines are prose, not a marker\n"
 		"}\n";
 	const char *want =
 		"// Lab 01: fill in the TODOs.\n"
@@ -64,6 +66,8 @@ static void test_blocks(void **state)
 		"{\n"
 		"\t// TODO 2: launch k\n"
 		"\treturn 0;\n"
+		"\n"
+		"// STARTER lines are prose, not a marker\n"
 		"}\n";
 	struct diag_list d;
 	diag_list_init(&d);
