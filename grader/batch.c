@@ -531,7 +531,17 @@ int batch_run(const struct batch *b, const struct lab_spec *spec, const unsigned
 			p.running++;
 		}
 		int status;
-		pid_t pid = waitpid(-1, &status, 0);
+		pid_t pid = waitpid(-1, &status, WNOHANG);
+		if (pid == 0) { /* all busy: a tick a second keeps the rate and ETA moving */
+			struct timespec nap = { 0, 100 * 1000 * 1000 };
+			nanosleep(&nap, NULL);
+			if (fn && now_s() - t0 - p.elapsed_s >= 1) {
+				p.elapsed_s = now_s() - t0;
+				p.last = NULL;
+				fn(userdata, &p);
+			}
+			continue;
+		}
 		if (pid < 0) {
 			if (errno == EINTR)
 				continue;

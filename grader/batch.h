@@ -100,8 +100,9 @@ struct batch_progress {
 typedef void (*batch_progress_fn)(void *userdata, const struct batch_progress *p);
 
 /* Grades the students TODO[0..n) (indexes into b->students) with up to JOBS workers at
- * a time, calling FN (may be NULL) after each one and once at the start. Returns 0, or
- * -errno when no worker could be started. */
+ * a time, calling FN (may be NULL) once at the start, after each one (with p->last set)
+ * and about once a second in between (p->last NULL). Returns 0, or -errno when no worker
+ * could be started. */
 int batch_run(const struct batch *b, const struct lab_spec *spec, const unsigned *todo,
 	      unsigned n, unsigned jobs, batch_progress_fn fn, void *userdata);
 

@@ -107,9 +107,11 @@ static void show_progress(void *userdata, const struct batch_progress *p)
 	char text[200];
 	int n = snprintf(text, sizeof(text), " %u/%u  done %u  failed %u  left %u  %s  ETA %s",
 			 p->total - p->left, p->total, p->done, p->failed, p->left, rate, p->left ? eta : "0s");
-	int width = cols - n - 3;
+	int width = cols - 66; /* a bar as wide as the line allows, the same on every redraw */
 	if (width > 40)
 		width = 40;
+	if (n > cols - 1)
+		text[cols > 1 ? cols - 1 : 0] = '\0';
 	fputs("\r\033[K", stderr);
 	if (width >= 10) {
 		int fill = p->total ? (int)lround((double)width * (p->total - p->left) / p->total) : width;
