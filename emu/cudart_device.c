@@ -4,37 +4,44 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cudart_errors.h"
 #include "cudart_memory.h"
 #include "cudart_registry.h"
+#include "cudart_report.h"
 #include "cudart_stream.h"
+#include "emu_device.h"
 
 #define RT_CUDA_VERSION 13000
 
 static struct cudaDeviceProp rt_props;
 static pthread_once_t rt_props_once = PTHREAD_ONCE_INIT;
+static void rt_props_init(void);
 
-/* The worker threads the interpreter uses: its "multiprocessors". */
-static int rt_worker_count(void)
+static const struct emu_device *rt_device;
+
+const struct emu_device *rt_device_model(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	const char *cap = getenv("PMPPLAB_EMU_THREADS");
-	if (cap && atoi(cap) > 0 && (n <= 0 || atoi(cap) < n))
-		n = atoi(cap);
-	return n > 0 ? (int)n : 1;
+	pthread_once(&rt_props_once, rt_props_init);
+	return rt_device;
 }
 
+/* The limits of the emulated GPU model (emu_device.h), under an honest name. Memory
+ * is the emulator's own (rt_memory_total), not the card's. */
 static void rt_props_init(void)
 {
+	const char *bad = NULL;
+	const struct emu_device *d = rt_device = emu_device_current(&bad);
+	if (bad)
+		rt_report_warning("PMPPLAB_EMU_DEVICE", "'%s' is not an emulated device (%s); "
+				  "emulating the %s", bad, emu_device_keys(), d->model);
 	struct cudaDeviceProp *p = &rt_props;
 	memset(p, 0, sizeof *p);
-	strcpy(p->name, "pmpplab emulator (CPU)");
+	emu_device_name(d, p->name, sizeof p->name);
 	memcpy(p->uuid.bytes, "pmpplab-emu-cpu0", 16);
 	p->totalGlobalMem = rt_memory_total();
-	p->sharedMemPerBlock = 48 * 1024;
-	p->regsPerBlock = 65536;
+	p->sharedMemPerBlock = d->smem_per_block;
+	p->regsPerBlock = d->regs_per_block;
 	p->warpSize = 32;
 	p->memPitch = 2147483647;
 	p->maxThreadsPerBlock = 1024;
@@ -45,31 +52,33 @@ static void rt_props_init(void)
 	p->maxGridSize[1] = 65535;
 	p->maxGridSize[2] = 65535;
 	p->totalConstMem = 64 * 1024;
-	p->major = 7;
-	p->minor = 5;
+	p->major = d->cc_major;
+	p->minor = d->cc_minor;
 	p->textureAlignment = 512;
 	p->texturePitchAlignment = 32;
-	p->multiProcessorCount = rt_worker_count();
+	p->multiProcessorCount = d->sm_count;
 	p->canMapHostMemory = 1;
 	p->surfaceAlignment = 512;
 	p->concurrentKernels = 1;
-	p->asyncEngineCount = 1;
+	p->asyncEngineCount = d->async_engines;
 	p->unifiedAddressing = 1;
-	p->memoryBusWidth = 256;
-	p->l2CacheSize = 4 * 1024 * 1024;
-	p->maxThreadsPerMultiProcessor = 1024;
+	p->memoryBusWidth = d->bus_width_bits;
+	p->l2CacheSize = d->l2_bytes;
+	p->persistingL2CacheMaxSize = d->persisting_l2_max;
+	p->maxThreadsPerMultiProcessor = d->max_threads_per_sm;
+	p->streamPrioritiesSupported = 0; /* one queue: every priority is the same */
 	p->globalL1CacheSupported = 1;
 	p->localL1CacheSupported = 1;
-	p->sharedMemPerMultiprocessor = 64 * 1024;
-	p->regsPerMultiprocessor = 65536;
+	p->sharedMemPerMultiprocessor = d->smem_per_sm;
+	p->regsPerMultiprocessor = d->regs_per_sm;
 	p->managedMemory = 1;
 	p->hostNativeAtomicSupported = 0;
 	p->concurrentManagedAccess = 1;
 	p->computePreemptionSupported = 1;
 	p->cooperativeLaunch = 1;
-	p->sharedMemPerBlockOptin = 64 * 1024;
-	p->maxBlocksPerMultiProcessor = 16;
-	p->reservedSharedMemPerBlock = 0;
+	p->sharedMemPerBlockOptin = d->smem_per_block_optin;
+	p->maxBlocksPerMultiProcessor = d->max_blocks_per_sm;
+	p->reservedSharedMemPerBlock = d->smem_reserved_per_block;
 	p->deviceNumaId = -1;
 	p->hostNumaId = -1;
 }
@@ -144,7 +153,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
 	case cudaDevAttrWarpSize: v = p->warpSize; break;
 	case cudaDevAttrMaxPitch: v = (int)p->memPitch; break;
 	case cudaDevAttrMaxRegistersPerBlock: v = p->regsPerBlock; break;
-	case cudaDevAttrClockRate: v = 1500000; break; /* kHz, nominal */
+	case cudaDevAttrClockRate: v = rt_device_model()->clock_khz; break;
 	case cudaDevAttrTextureAlignment: v = (int)p->textureAlignment; break;
 	case cudaDevAttrGpuOverlap: v = 1; break;
 	case cudaDevAttrMultiProcessorCount: v = p->multiProcessorCount; break;
@@ -156,7 +165,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
 	case cudaDevAttrEccEnabled: v = p->ECCEnabled; break;
 	case cudaDevAttrPciBusId: v = p->pciBusID; break;
 	case cudaDevAttrPciDeviceId: v = p->pciDeviceID; break;
-	case cudaDevAttrMemoryClockRate: v = 5000000; break; /* kHz, nominal */
+	case cudaDevAttrMemoryClockRate: v = rt_device_model()->mem_clock_khz; break;
 	case cudaDevAttrGlobalMemoryBusWidth: v = p->memoryBusWidth; break;
 	case cudaDevAttrL2CacheSize: v = p->l2CacheSize; break;
 	case cudaDevAttrMaxThreadsPerMultiProcessor: v = p->maxThreadsPerMultiProcessor; break;

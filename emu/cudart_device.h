@@ -1,10 +1,9 @@
 /* cudart_device — the one emulated device: its properties and attributes, device
  * selection, synchronisation, reset and versions.
  *
- * The device looks like a modest sm_75-class GPU (the limits a course's code checks:
- * warpSize 32, 1024 threads a block, 48 KiB of shared memory a block...) but is named
- * honestly, "pmpplab emulator (CPU)"; multiProcessorCount is the number of emulator
- * worker threads.
+ * The device has the limits of a real GPU model (emu_device.h: an H100 unless
+ * PMPPLAB_EMU_DEVICE picks another) and is named honestly, "pmpplab emulated H100
+ * (sm_90)". Its memory is the emulator's own.
  */
 #ifndef PMPPLAB_EMU_CUDART_DEVICE_H
 #define PMPPLAB_EMU_CUDART_DEVICE_H
@@ -12,11 +11,14 @@
 #include <stddef.h>
 
 #include "cudart_abi.h"
+#include "emu_device.h"
 
 #pragma GCC visibility push(hidden)
 
 /* The emulated device's properties (built once; never NULL). */
 const struct cudaDeviceProp *rt_device_props(void);
+/* The GPU model they come from. */
+const struct emu_device *rt_device_model(void);
 
 #pragma GCC visibility pop
 

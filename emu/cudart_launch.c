@@ -92,10 +92,14 @@ int rt_launch_occupancy(unsigned nregs, size_t static_shmem, int block_size, siz
 			blocks = by_regs;
 	}
 	size_t shm = static_shmem + dyn_shmem;
+	if (shm > p->sharedMemPerBlockOptin)
+		return 0;
+	/* sm_80 and later reserve 1 KiB of every block's share for the system and allocate
+	 * in 128-byte units; older GPUs in 256-byte units */
+	shm += p->reservedSharedMemPerBlock;
 	if (shm) {
-		if (shm > p->sharedMemPerBlockOptin)
-			return 0;
-		shm = (shm + 255) / 256 * 256;
+		size_t unit = p->major >= 8 ? 128 : 256;
+		shm = (shm + unit - 1) / unit * unit;
 		int by_shm = (int)(p->sharedMemPerMultiprocessor / shm);
 		if (by_shm < blocks)
 			blocks = by_shm;

@@ -59,8 +59,6 @@ static const char *unsupported_feature(const char *mn, size_t len)
 		return "asynchronous copies and mbarrier (cp.async, TMA) are not emulated";
 	if (MN("tensormap"))
 		return "tensor maps (TMA) are not emulated";
-	if (MN("griddepcontrol"))
-		return "programmatic dependent launch is not emulated";
 	if (MN("multimem"))
 		return "multimem (NVLink multicast) is not emulated";
 	if (MN("elect") || MN("setmaxnreg") || MN("stackrestore") || MN("stacksave") ||
@@ -279,7 +277,11 @@ int decode_insn(struct ctx *c, size_t end)
 		op = -1;
 	if (mlen == 8 && !memcmp(ot->p, "prefetch", 8))
 		op = OP_NOP;
-	if ((mlen == 9 && !memcmp(ot->p, "nanosleep", 9)) ||
+	/* griddepcontrol.wait/.launch_dependents (programmatic dependent launch, which cub
+	 * uses on sm_90): launches run one after the other here, each finished before the
+	 * next starts, so what .wait waits for has always happened */
+	if ((mlen == 14 && !memcmp(ot->p, "griddepcontrol", 14)) ||
+	    (mlen == 9 && !memcmp(ot->p, "nanosleep", 9)) ||
 	    (mlen == 7 && !memcmp(ot->p, "pmevent", 7)) ||
 	    (mlen == 8 && !memcmp(ot->p, "prefetchu", 8)))
 		op = OP_NOP;

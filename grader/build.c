@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "emu_device.h"
 #include "fsutil.h"
 #include "glue.h"
 #include "nvccdiag.h"
@@ -61,6 +62,7 @@ struct job {
 	unsigned n_flags;
 	bool lab;                    /* link the harness in */
 	bool want_ptx;               /* gpu: emit prog.ptx too (barriers check, issue 6) */
+	char arch[32];               /* emu: "-arch=compute_90", the emulated device's */
 };
 
 static void job_release(struct job *j)
@@ -79,6 +81,7 @@ static void job_hash(const struct job *j, char hex[33])
 	fs_hash_str(&h, backend_name(j->backend));
 	if (j->want_ptx)
 		fs_hash_str(&h, "barriers-ptx-native"); /* issue 6; the binary's architecture */
+	fs_hash_str(&h, j->arch);
 	fs_hash_str(&h, j->tool);
 	if (j->glue)
 		fs_hash_str(&h, j->glue);
@@ -157,6 +160,8 @@ static int job_commands(const struct job *j, const char *dir, struct compile *ho
 		if (j->lab)
 			arg(host, "-DPMPPLAB_HARNESS_CUDA");
 		arg(host, j->backend == BACKEND_GPU ? "-arch=native" : "-cudart=none");
+		if (j->arch[0])
+			arg(host, j->arch);
 	}
 	for (unsigned i = 0; i < j->n_flags; i++)
 		arg(host, j->flags[i]);
@@ -190,6 +195,8 @@ static int job_commands(const struct job *j, const char *dir, struct compile *ho
 		arg(ptx, "-lineinfo");
 		arg(ptx, "-O2");
 		arg(ptx, "-Wno-deprecated-gpu-targets");
+		if (j->arch[0])
+			arg(ptx, j->arch);
 		for (unsigned i = 0; i < j->n_flags; i++)
 			arg(ptx, j->flags[i]);
 		if (j->lab)
@@ -318,6 +325,11 @@ static int job_tools(struct job *j, struct diag_list *errs)
 		return -ENOENT;
 	}
 	if (j->backend == BACKEND_EMU) {
+		/* PTX for the emulated GPU (PMPPLAB_EMU_DEVICE, --emu-device): what compiles
+		 * for it compiles here (TF32 wmma needs sm_80), and nothing newer does */
+		char a[16];
+		snprintf(j->arch, sizeof(j->arch), "-arch=%s",
+			 emu_device_nvcc_arch(emu_device_current(NULL), a, sizeof(a)));
 		j->emulib = paths_emu_libdir();
 		char lib[PATH_MAX];
 		snprintf(lib, sizeof(lib), "%s/libpmpplab_cudart.so", j->emulib);

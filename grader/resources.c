@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "build.h"
+#include "fsutil.h"
 #include "paths.h"
 #include "runner.h"
 
@@ -187,6 +189,52 @@ static int run_and_parse(const char **argv, struct resources *out, struct diag_l
 	return rc;
 }
 
+/* The number of an architecture ("sm_90a" -> 90), 0 when there is none. */
+static int arch_number(const char *a)
+{
+	const char *d = a;
+	while (*d && !isdigit((unsigned char)*d))
+		d++;
+	return atoi(d);
+}
+
+/* PTX built for a newer GPU than ARCH (the emulator's builds are for the emulated H100,
+ * sm_90) asked about an older one, an occupancy what-if: a copy of the PTX whose .target
+ * is ARCH, in *copy (a temporary file the caller removes). ptxas then says which
+ * instructions the older GPU lacks, if any. Returns 0 (with *copy NULL when the PTX
+ * is fine as it is) or a negative errno. */
+static int retarget_ptx(const char *ptx_path, const char *arch, char **copy)
+{
+	*copy = NULL;
+	size_t len;
+	char *text = fs_read(ptx_path, &len);
+	if (!text)
+		return -errno;
+	char *t = strstr(text, "\n.target ");
+	int rc = 0;
+	if (t && arch_number(t + 9) > arch_number(arch)) {
+		t += 9;
+		size_t old = strcspn(t, " \t\n,/");
+		const char *tmp = getenv("TMPDIR");
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s/pmpplab-ptx-XXXXXX.ptx", tmp && *tmp ? tmp : "/tmp");
+		int fd = mkstemps(path, 4);
+		FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+		if (!f) {
+			rc = -errno;
+		} else {
+			fprintf(f, "%.*s%s%s", (int)(t - text), text, arch, t + old);
+			rc = fclose(f) ? -errno : 0;
+			if (rc == 0 && !(*copy = strdup(path)))
+				rc = -ENOMEM;
+			if (rc)
+				unlink(path);
+		}
+	}
+	free(text);
+	return rc;
+}
+
 int resources_from_ptx(const char *ptx_path, const char *arch, struct resources *out,
 		       struct diag_list *errs)
 {
@@ -197,12 +245,22 @@ int resources_from_ptx(const char *ptx_path, const char *arch, struct resources 
 			 "ptxas not found beside nvcc or on PATH: install the CUDA toolkit");
 		return -ENOENT;
 	}
+	char *copy;
+	int rc = retarget_ptx(ptx_path, arch, &copy);
+	if (rc < 0) {
+		diag_add(errs, DIAG_ERROR, ptx_path, 0, 0, "cannot read the PTX: %s", strerror(-rc));
+		free(ptxas);
+		return rc;
+	}
 	char archopt[32];
 	snprintf(archopt, sizeof(archopt), "-arch=%s", arch);
-	const char *argv[] = {ptxas, "-v", archopt, ptx_path, "-o", "/dev/null", NULL};
-	int rc = run_and_parse(argv, out, errs, ptx_path);
+	const char *argv[] = {ptxas, "-v", archopt, copy ? copy : ptx_path, "-o", "/dev/null", NULL};
+	rc = run_and_parse(argv, out, errs, ptx_path);
 	if (rc == 0 && !out->arch[0])
 		snprintf(out->arch, sizeof(out->arch), "%s", arch);
+	if (copy)
+		unlink(copy);
+	free(copy);
 	free(ptxas);
 	return rc;
 }
