@@ -3,7 +3,11 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "emu_device.h"
 
 int backend_parse(const char *s, enum backend_kind *out)
 {
@@ -46,4 +50,33 @@ enum backend_kind backend_resolve(enum backend_kind k)
 	if (k != BACKEND_AUTO)
 		return k;
 	return backend_gpu_present() ? BACKEND_GPU : BACKEND_EMU;
+}
+
+int backend_set_emu_device(const char *name)
+{
+	const struct emu_device *d = emu_device_find(name);
+	if (!d)
+		return -EINVAL;
+	return setenv("PMPPLAB_EMU_DEVICE", d->key, 1) ? -errno : 0;
+}
+
+const char *backend_emu_device_keys(void)
+{
+	return emu_device_keys();
+}
+
+const char *backend_emu_device_name(void)
+{
+	static __thread char buf[96];
+	return emu_device_name(emu_device_current(NULL), buf, sizeof(buf));
+}
+
+const char *backend_label(enum backend_kind k)
+{
+	static __thread char buf[112];
+	if (k != BACKEND_EMU)
+		return backend_name(k);
+	const struct emu_device *d = emu_device_current(NULL);
+	snprintf(buf, sizeof(buf), "emu (emulated %s, %s)", d->model, d->arch);
+	return buf;
 }

@@ -561,7 +561,7 @@ int grade_lab(const struct lab_spec *spec, const struct grade_opts *opts, struct
 		return -ENOENT;
 	}
 	uint64_t seed = opts->seed ? opts->seed : datagen_fresh_seed();
-	g.report = report_new(spec->id, g.source, backend_name(g.backend), seed);
+	g.report = report_new(spec->id, g.source, backend_label(g.backend), seed);
 	snprintf(g.tmp, sizeof(g.tmp), "/tmp/pmpplab-run-XXXXXX");
 	bool made = g.report && mkdtemp(g.tmp); /* its random name may end in X too */
 	int rc = made ? 0 : errno ? -errno : -ENOMEM;

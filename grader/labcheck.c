@@ -305,7 +305,7 @@ int labcheck_run(const char *dir, enum backend_kind backend, FILE *out)
 	p->seed = datagen_fresh_seed();
 	pthread_mutex_init(&p->lock, NULL);
 	fprintf(out, "lab check %s (backend %s, seed %llu)\n", spec->id,
-		backend_name(backend_resolve(backend)), (unsigned long long)p->seed);
+		backend_label(backend_resolve(backend)), (unsigned long long)p->seed);
 	int config_error = 0;
 	char *solution = spec_path(spec, spec->solution);
 	char *starter = spec_path(spec, spec->student);

@@ -6,45 +6,57 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
-#define KIB 1024u
+#include "emu_device.h"
 
-/* cudaDeviceProp of each card, as cudaGetDeviceProperties reports them (CUDA C
- * Programming Guide, "Technical Specifications per Compute Capability", and the
- * devices' deviceQuery output). Short names first, for occ_device_find. */
-static const struct {
-	const char *key;
-	struct occ_device d;
-} devices[] = {
-	{"t4", {"Tesla T4", "sm_75", 7, 5, 1024, 1024, 65536, 65536, 32, 48 * KIB, 64 * KIB,
-		64 * KIB, 0, 40}},
-	{"a100", {"NVIDIA A100-SXM4-80GB", "sm_80", 8, 0, 1024, 2048, 65536, 65536, 32, 48 * KIB,
-		  164 * KIB, 163 * KIB, 1 * KIB, 108}},
-	{"4090", {"NVIDIA GeForce RTX 4090", "sm_89", 8, 9, 1024, 1536, 65536, 65536, 32,
-		  48 * KIB, 100 * KIB, 99 * KIB, 1 * KIB, 128}},
-	{"h100", {"NVIDIA H100 80GB HBM3", "sm_90", 9, 0, 1024, 2048, 65536, 65536, 32, 48 * KIB,
-		  228 * KIB, 227 * KIB, 1 * KIB, 132}},
-};
-#define N_DEVICES (sizeof(devices) / sizeof(devices[0]))
+/* A device of the emulator's table (emu_device.h: the cards' cudaDeviceProp) in the
+ * calculator's terms, under the card's name or, for the one the emulator emulates, the
+ * emulator's. */
+static void from_emu(const struct emu_device *e, bool emulated, struct occ_device *d)
+{
+	memset(d, 0, sizeof(*d));
+	/* the panel prints the architecture beside the name */
+	snprintf(d->name, sizeof(d->name), emulated ? "pmpplab emulated %s" : "%s",
+		 emulated ? e->model : e->product);
+	snprintf(d->arch, sizeof(d->arch), "%s", e->arch);
+	d->cc_major = e->cc_major;
+	d->cc_minor = e->cc_minor;
+	d->max_threads_per_block = 1024;
+	d->max_threads_per_sm = e->max_threads_per_sm;
+	d->regs_per_block = e->regs_per_block;
+	d->regs_per_sm = e->regs_per_sm;
+	d->warp_size = 32;
+	d->smem_per_block = e->smem_per_block;
+	d->smem_per_sm = e->smem_per_sm;
+	d->smem_per_block_optin = e->smem_per_block_optin;
+	d->reserved_smem_per_block = e->smem_reserved_per_block;
+	d->sm_count = e->sm_count;
+}
+
+#define MAX_DEVICES 8
 
 const struct occ_device *occ_devices(unsigned *n)
 {
-	static struct occ_device table[N_DEVICES];
-	for (unsigned i = 0; i < N_DEVICES; i++)
-		table[i] = devices[i].d;
-	*n = N_DEVICES;
+	static struct occ_device table[MAX_DEVICES];
+	unsigned ne;
+	const struct emu_device *e = emu_device_list(&ne);
+	*n = ne < MAX_DEVICES ? ne : MAX_DEVICES;
+	for (unsigned i = 0; i < *n; i++)
+		from_emu(&e[i], false, &table[i]);
 	return table;
 }
 
 const struct occ_device *occ_device_find(const char *name)
 {
-	unsigned n;
+	unsigned n, ne;
 	const struct occ_device *t = occ_devices(&n);
-	for (unsigned i = 0; name && i < n; i++)
-		if (strcasecmp(name, devices[i].key) == 0 || strcasecmp(name, t[i].arch) == 0)
-			return &t[i];
-	return NULL;
+	const struct emu_device *e = emu_device_find(name), *list = emu_device_list(&ne);
+	return e && e - list < (long)n ? &t[e - list] : NULL;
+}
+
+void occ_device_emulated(struct occ_device *d)
+{
+	from_emu(emu_device_current(NULL), true, d);
 }
 
 /* ---- detection through the driver API (dlopened) ---- */

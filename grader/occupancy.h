@@ -3,8 +3,9 @@
  * (occupancy_shim.cpp), so the numbers are the ones cudaOccupancyMaxActiveBlocksPer-
  * Multiprocessor gives on the device. A pure model: no CUDA runtime, no GPU needed.
  *
- * Devices come from a table of common teaching GPUs (their cudaDeviceProp fields that
- * the calculator needs) or, when a driver is present, from the detected GPU. */
+ * Devices come from the emulator's table of GPU models (emu_device.h: their
+ * cudaDeviceProp fields), as the real cards or as the one the emulator emulates, or,
+ * when a driver is present, from the detected GPU. */
 #ifndef PMPPLAB_OCCUPANCY_H
 #define PMPPLAB_OCCUPANCY_H
 
@@ -64,7 +65,8 @@ struct occ_result {
 	size_t smem_per_block;  /* shared memory allocated per block (after granularity) */
 };
 
-/* The built-in devices (T4, A100, RTX 4090, H100), *n set to their number. */
+/* The built-in devices (H100, A100, RTX 4090, T4: emu_device.h), *n set to their
+ * number. */
 const struct occ_device *occ_devices(unsigned *n);
 /* A built-in device by short name ("t4", "a100", "4090", "h100") or arch ("sm_80"), or
  * NULL. */
@@ -72,6 +74,9 @@ const struct occ_device *occ_device_find(const char *name);
 /* Fills *d with the first GPU of the CUDA driver (dlopened: pmpplab does not link CUDA).
  * Returns 0, or -ENODEV when no driver or no device is present. */
 int occ_device_detect(struct occ_device *d);
+/* Fills *d with the GPU the emulator emulates (PMPPLAB_EMU_DEVICE, --emu-device), named
+ * as the emulator names it: "pmpplab emulated H100" (arch says sm_90). */
+void occ_device_emulated(struct occ_device *d);
 
 /* Occupancy of K launched with BLOCK_SIZE threads a block on D. Returns 0 with *out set;
  * a block that cannot launch (more threads, registers or shared memory than the device

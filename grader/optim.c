@@ -350,7 +350,7 @@ static void leaderboard_lines(FILE *f, const struct perf_context *ctx, const str
 		snprintf(r.device, sizeof(r.device), "cc %u.%u, %u SMs", run->dev.cc_major,
 			 run->dev.cc_minor, run->dev.sm_count);
 	else
-		snprintf(r.device, sizeof(r.device), "emulator");
+		snprintf(r.device, sizeof(r.device), "%s", backend_emu_device_name());
 	snprintf(r.unit, sizeof(r.unit), "%s", gpu ? "ms" : "cost");
 	struct fs_hash h;
 	fs_hash_init(&h);

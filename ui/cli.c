@@ -46,7 +46,7 @@ struct cli {
 };
 
 static const char usage[] =
-	"usage: pmpplab [--labs DIR] [--backend gpu|emu|auto]\n"
+	"usage: pmpplab [--labs DIR] [--backend gpu|emu|auto] [--emu-device NAME]\n"
 	"       pmpplab init DIR\n"
 	"       pmpplab --list\n"
 	"       pmpplab run FILE.cu [--backend gpu|emu|auto] [-- ARGS...]\n"
@@ -88,6 +88,9 @@ static const char help_text[] =
 	"Options:\n"
 	"  --labs DIR         use the lab collection in DIR\n"
 	"  --backend B        gpu, emu (the CPU emulator) or auto (GPU when present)\n"
+	"  --emu-device NAME  the GPU the emulator emulates: h100 (default), a100, 4090 or\n"
+	"                     t4, with its limits and architecture (occupancy what-ifs);\n"
+	"                     also PMPPLAB_EMU_DEVICE\n"
 	"  --submission FILE  the .cu to grade (one LAB), or a folder holding it\n"
 	"  --format F         text (default), json (Gradescope results.json) or junit (JUnit\n"
 	"                     XML, one testcase per check; a batch writes OUT/junit.xml)\n"
@@ -129,6 +132,9 @@ static int parse_valued(struct cli *c, int argc, char **argv, int i)
 		if (backend_parse(v, &c->backend) < 0)
 			return -2;
 		c->backend_given = true;
+	} else if (strcmp(opt, "--emu-device") == 0) {
+		if (backend_set_emu_device(v) < 0)
+			return -3;
 	} else if (strcmp(opt, "--submission") == 0)
 		c->submission = v;
 	else if (strcmp(opt, "--format") == 0)
@@ -150,11 +156,18 @@ static int parse(struct cli *c, int argc, char **argv)
 		const char *a = argv[i];
 		int used = parse_valued(c, argc, argv, i);
 		if (used == -1 && strncmp(a, "--", 2) == 0 && strcmp(a, "--") != 0 &&
-		    (strcmp(a, "--labs") == 0 || strcmp(a, "--backend") == 0 || strcmp(a, "--submission") == 0 ||
+		    (strcmp(a, "--labs") == 0 || strcmp(a, "--backend") == 0 ||
+		     strcmp(a, "--emu-device") == 0 || strcmp(a, "--submission") == 0 ||
 		     strcmp(a, "--format") == 0 || strcmp(a, "--output") == 0 || strcmp(a, "--seed") == 0))
 			return usage_error("%s needs a value", a);
 		if (used == -2)
 			return usage_error("--backend takes gpu, emu or auto, not '%s'", argv[i + 1]);
+		if (used == -3) {
+			char fmt[160];
+			snprintf(fmt, sizeof(fmt), "--emu-device takes %s (or their sm_NN), not '%%s'",
+				 backend_emu_device_keys());
+			return usage_error(fmt, argv[i + 1]);
+		}
 		int course = used > 0 ? 0 : cli_course_option(&c->course, argc, argv, i);
 		if (course < 0)
 			return CLI_USAGE;

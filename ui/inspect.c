@@ -22,9 +22,11 @@ const char *inspect_tab_name(enum inspect_tab t)
 	return t < INSPECT_TABS ? tab_names[t] : "";
 }
 
-void inspect_init(struct inspect *in, const char *trace_path, bool detect)
+void inspect_init(struct inspect *in, const char *trace_path, bool detect, bool emulated)
 {
 	memset(in, 0, sizeof(*in));
+	if (emulated) /* the GPU the emulator emulates first, the real cards after it */
+		occ_device_emulated(&in->devices[in->ndevices++]);
 	unsigned n;
 	const struct occ_device *t = occ_devices(&n);
 	for (unsigned i = 0; i < n && in->ndevices < INSPECT_MAX_DEVICES; i++)

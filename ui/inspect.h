@@ -30,7 +30,7 @@
 
 enum inspect_tab { INSPECT_OCCUPANCY, INSPECT_WARPS, INSPECT_MEMORY, INSPECT_TABS };
 
-#define INSPECT_MAX_DEVICES 5
+#define INSPECT_MAX_DEVICES 6
 
 /* What-if changes to one kernel (0 = as built / as launched). */
 struct inspect_whatif {
@@ -85,9 +85,10 @@ struct inspect {
 	unsigned src_n;
 };
 
-/* Sets up the device list (the built-in table, plus the local GPU when
- * DETECT is true and one is found) and the trace path (may be NULL). */
-void inspect_init(struct inspect *in, const char *trace_path, bool detect);
+/* Sets up the device list (the GPU the emulator emulates first, under the emulator's
+ * name, when EMULATED is true; the built-in table; the local GPU when DETECT is true and
+ * one is found) and the trace path (may be NULL). */
+void inspect_init(struct inspect *in, const char *trace_path, bool detect, bool emulated);
 void inspect_release(struct inspect *in);
 /* Forgets the kernels' resources (the source changed or another lab opened). */
 void inspect_forget(struct inspect *in);

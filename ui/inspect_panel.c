@@ -145,7 +145,8 @@ struct panel *inspect_panel_new(struct app *app, const char *trace_path)
 {
 	struct inspect_panel *ip = xcalloc(1, sizeof(*ip));
 	ip->base = (struct panel){.cls = &inspect_class, .app = app};
-	inspect_init(&ip->model, trace_path, backend_gpu_present());
+	inspect_init(&ip->model, trace_path, backend_gpu_present(),
+		     backend_resolve(app->backend) == BACKEND_EMU);
 	if (backend_resolve(app->backend) == BACKEND_GPU) {
 		/* Runs on the GPU are not traced: the memory tab shows ncu's figures instead. */
 		ip->model.gpu = true;

@@ -311,8 +311,8 @@ static void tui_draw_title(struct app *a)
 	const struct rect *r = &a->layout.title;
 	draw_fill(r, ROLE_TITLE);
 	/* the backend on the right first: the title gets what is left, cut if need be */
-	char right[64];
-	snprintf(right, sizeof(right), "%s%s", backend_name(backend_resolve(a->backend)),
+	char right[128];
+	snprintf(right, sizeof(right), "%s%s", backend_label(backend_resolve(a->backend)),
 		 a->watch ? " watching" : "");
 	int rw = (int)strlen(right);
 	draw_text(r->y, r->w - rw - 1, rw, ROLE_TITLE, right);

@@ -87,9 +87,15 @@ capture occupancy-200x60
 check_size occupancy-200x60 200 60
 grep -q "?" "$SCREENS/occupancy-200x60.txt" && grep -Eq "^ *> *[a-zA-Z_]+ .*[0-9]+\\?" "$SCREENS/occupancy-200x60.txt" \
 	&& fail "the run's block size did not reach the occupancy table"
-# what if: one more warp per block, then the next device
+# the emulator's own device first, named as an emulated one (issue 18), with the real
+# H100's limits
+grep -q "Device pmpplab emulated H100 (sm_90, 132 SMs, 64 warps/SM, 228 KiB shared/SM)" \
+	"$SCREENS/occupancy-200x60.txt" || fail "the occupancy panel does not name the emulated H100"
+# what if: one more warp per block, then the next devices (the real H100, the A100)
 tm send-keys -t p B
 wait_for 5 "What if \\(changed\\)"
+tm send-keys -t p d
+wait_for 30 "NVIDIA H100.*sm_90"
 tm send-keys -t p d
 wait_for 30 "A100.*sm_80"
 capture occupancy-whatif-200x60

@@ -57,7 +57,7 @@ static void test_occupancy(void **state)
 {
 	(void)state;
 	struct inspect in;
-	inspect_init(&in, NULL, false);
+	inspect_init(&in, NULL, false, false);
 	assert_int_equal(in.ndevices, 4);
 	in.device = 1; /* A100 */
 	loads = 0;
@@ -72,6 +72,7 @@ static void test_occupancy(void **state)
 		skip();
 	}
 	assert_non_null(strstr(s, "A100"));
+	assert_null(strstr(s, "emulated")); /* the real card, named as it names itself */
 	assert_non_null(strstr(s, "tiled_mm"));
 	assert_non_null(strstr(s, "heavy"));
 	/* 32 regs, 256 threads assumed (not launched): full */
@@ -114,6 +115,24 @@ static void test_occupancy(void **state)
 	inspect_release(&in);
 }
 
+/* On the emulator the panel starts on the GPU it emulates, named as the emulator names
+ * it (issue 18: the panels must not look like real hardware), then the real cards. */
+static void test_emulated_device(void **state)
+{
+	(void)state;
+	struct inspect in;
+	inspect_init(&in, NULL, false, true);
+	assert_int_equal(in.ndevices, 5);
+	assert_int_equal(in.device, 0);
+	assert_string_equal(in.devices[0].name, "pmpplab emulated H100");
+	assert_string_equal(in.devices[1].arch, "sm_90");
+	assert_null(strstr(in.devices[1].name, "emulated"));
+	char *s = render(&in, 120, 21);
+	assert_non_null(strstr(s, "Device pmpplab emulated H100 (sm_90, 132 SMs"));
+	free(s);
+	inspect_release(&in);
+}
+
 static void fake_snapshot(struct inspect *in)
 {
 	struct emu_trace_file *f = in->snap;
@@ -145,7 +164,7 @@ static void test_warps_memory(void **state)
 {
 	(void)state;
 	struct inspect in;
-	inspect_init(&in, "/nonexistent/trace", false);
+	inspect_init(&in, "/nonexistent/trace", false, false);
 	in.tab = INSPECT_WARPS;
 	char *s = render(&in, 78, 21);
 	assert_non_null(strstr(s, "No trace of this lab yet: press r (run) to record one."));
@@ -198,7 +217,7 @@ static void test_fits_80_columns(void **state)
 {
 	(void)state;
 	struct inspect in;
-	inspect_init(&in, "/nonexistent/trace", false);
+	inspect_init(&in, "/nonexistent/trace", false, false);
 	in.device = 2; /* RTX 4090: the longest name */
 	inspect_load(&in, fake_load, NULL);
 	fake_snapshot(&in);
@@ -239,7 +258,7 @@ static void test_gpu_memory(void **state)
 {
 	(void)state;
 	struct inspect in;
-	inspect_init(&in, NULL, false);
+	inspect_init(&in, NULL, false, false);
 	in.gpu = true;
 	in.tab = INSPECT_MEMORY;
 	in.ncu_note = "not measured (dataset large): ncu is not permitted to read this GPU's performance counters";
@@ -342,7 +361,7 @@ static void test_trace_belongs_to_lab(void **state)
 	assert_int_equal(tracetag_compare(&back, &t05), TRACETAG_MATCH);
 
 	struct inspect in;
-	inspect_init(&in, trace, false);
+	inspect_init(&in, trace, false, false);
 	inspect_expect(&in, &t05, tiled);
 	assert_true(inspect_refresh(&in));
 	assert_true(in.trace_mine);
@@ -447,6 +466,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_occupancy),
+		cmocka_unit_test(test_emulated_device),
 		cmocka_unit_test(test_warps_memory),
 		cmocka_unit_test(test_fits_80_columns),
 		cmocka_unit_test(test_gpu_memory),
