@@ -181,6 +181,20 @@ void *devmem_host(devaddr_t addr, size_t len)
 	return p;
 }
 
+int devmem_locate(devaddr_t addr, size_t *rank, size_t *offset)
+{
+	pthread_rwlock_rdlock(&devmem_lock);
+	size_t i = devmem_upper(addr);
+	const struct devmem_alloc *a = i ? &devmem_tab[i - 1] : NULL;
+	int found = a && addr - a->base < (a->size ? a->size : 1);
+	if (found) {
+		*rank = i - 1;
+		*offset = addr - a->base;
+	}
+	pthread_rwlock_unlock(&devmem_lock);
+	return found ? 0 : -ENOENT;
+}
+
 int devmem_lookup_range(devaddr_t addr, size_t len, devaddr_t *base, size_t *size,
 			char **host)
 {

@@ -47,6 +47,11 @@ int devmem_find(devaddr_t addr, struct devmem_info *out);
  * closest by distance to its [base, base+size) range. 0 or -ENOENT when none exist. */
 int devmem_nearest(devaddr_t addr, struct devmem_info *out);
 
+/* For fingerprints that must repeat from run to run (mutation testing, grader/mutate.h):
+ * the allocation holding addr, live or freed, as its rank in address order (for
+ * cudaMalloc'd memory, the order of the calls), and the offset in it. 0, or -ENOENT. */
+int devmem_locate(devaddr_t addr, size_t *rank, size_t *offset);
+
 /* Nonzero when addr is inside the reserved device range (live or not). */
 int devmem_in_device_range(uint64_t addr);
 

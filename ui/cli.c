@@ -1,5 +1,6 @@
 /* cli: argument parsing and the non-interactive commands (--grade, --list, init, run). */
 #include "cli.h"
+#include "cli_mutate.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -61,6 +62,7 @@ static const char usage[] =
 	"       pmpplab export gradescope LAB [-o autograder.zip]\n"
 	"       pmpplab lab check DIR [--backend gpu|emu|auto]\n"
 	"       pmpplab lab starter LAB [-o FILE]\n"
+	"       pmpplab lab mutate LAB [-j N] [--limit K] [--operators LIST] [--dry-run]\n"
 	"       pmpplab --help | --version\n";
 
 static const char help_text[] =
@@ -84,7 +86,10 @@ static const char help_text[] =
 	"                     a Gradescope autograder (setup.sh, run_autograder, the lab and\n"
 	"                     pmpplab's source) in autograder.zip, or -o FILE\n"
 	"  lab starter LAB    for instructors: write the lab's starter, generated from its\n"
-	"                     solution's // BEGIN SOLUTION ... // END SOLUTION markers\n\n"
+	"                     solution's // BEGIN SOLUTION ... // END SOLUTION markers\n"
+	"  lab mutate LAB     for instructors: mutation testing; grade mechanical mistakes\n"
+	"                     made in the lab's solution and report the share its tests\n"
+	"                     catch (pmpplab lab mutate --help for its options)\n\n"
 	"Options:\n"
 	"  --labs DIR         use the lab collection in DIR\n"
 	"  --backend B        gpu, emu (the CPU emulator) or auto (GPU when present)\n"
@@ -478,6 +483,9 @@ static int cmd_tui(const struct cli *c)
 
 int cli_main(int argc, char **argv)
 {
+	int mutate = cli_mutate_find(argc, argv);
+	if (mutate)
+		return cli_mutate(argc, argv, mutate);
 	struct cli c;
 	if (parse(&c, argc, argv) != 0)
 		return CLI_USAGE;

@@ -19,10 +19,20 @@ struct thread_counts {
 	uint64_t sec[MAX_SECTORS];
 	uint64_t words[MAX_WORDS];
 	unsigned char bank[32];
+	/* the barriers each warp of the current block passed (issue 14) */
+	unsigned block;
+	int has_block;
+	uint32_t epoch[32];
 	struct thread_counts *next;
 };
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+/* $PMPPLAB_COUNTERS=2: also the access fingerprint. A global address counts as its
+ * allocation's rank and the offset in it (the emulator's devmem_locate): the device
+ * range is mapped at a random base, and a larger or smaller allocation elsewhere must
+ * not change what the accesses to this one look like. */
+static int fingerprinting;
+static int (*locate)(uint64_t addr, size_t *rank, size_t *offset);
 static struct thread_counts *registry;
 static __thread struct thread_counts *mine;
 
@@ -102,12 +112,57 @@ static void shared_access(struct thread_counts *t, uint64_t addr, unsigned size)
 	}
 }
 
+/* A block runs whole on one worker thread, so a change of block on a thread is a new
+ * block: its warps start at phase 0. */
+static uint32_t *epochs(struct thread_counts *t, unsigned block)
+{
+	if (!t->has_block || t->block != block) {
+		t->has_block = 1;
+		t->block = block;
+		memset(t->epoch, 0, sizeof(t->epoch));
+	}
+	return t->epoch;
+}
+
+void pl_counters_barrier(void *ctx, unsigned block, unsigned warp, uint32_t active,
+			 unsigned line)
+{
+	(void)ctx;
+	(void)active;
+	(void)line;
+	struct thread_counts *t = counts();
+	t->c.barriers++;
+	epochs(t, block)[warp % 32]++;
+}
+
+/* splitmix64's finaliser: every input bit reaches every output bit. */
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/* The accesses as a multiset (their sum of hashes): what was touched, how, and for
+ * shared memory in which phase between barriers; not which thread did it (requests and
+ * sectors, counted apart, say how the accesses were grouped into warps). */
+static void fingerprint(struct thread_counts *t, unsigned block, unsigned warp, int space,
+			uint64_t addr, unsigned size, int is_write)
+{
+	uint64_t phase = space == PL_SP_SHARED ? epochs(t, block)[warp % 32] : 0;
+	size_t rank = 0, offset = (size_t)addr;
+	if (space == PL_SP_GLOBAL && locate && locate(addr, &rank, &offset) < 0)
+		rank = SIZE_MAX, offset = (size_t)addr;
+	uint64_t h = mix(offset);
+	h = mix(h ^ ((uint64_t)rank << 8 | (uint64_t)space << 1 | (uint64_t)(is_write != 0)));
+	t->c.access_hash += mix(h ^ ((uint64_t)size << 32 | phase));
+}
+
 void pl_counters_access(void *ctx, unsigned block, unsigned warp, unsigned lane, int space,
 			uint64_t addr, unsigned size, int is_write, unsigned line)
 {
 	(void)ctx;
-	(void)block;
-	(void)warp;
 	(void)lane;
 	(void)line;
 	struct thread_counts *t = counts();
@@ -124,6 +179,8 @@ void pl_counters_access(void *ctx, unsigned block, unsigned warp, unsigned lane,
 	if (size == 0 || (space != PL_SP_GLOBAL && space != PL_SP_SHARED))
 		return;
 	t->dirty = 1;
+	if (fingerprinting)
+		fingerprint(t, block, warp, space, addr, size, is_write);
 	if (space == PL_SP_GLOBAL)
 		global_access(t, addr, size, is_write);
 	else
@@ -156,9 +213,15 @@ static const struct pl_emu_hooks hooks = {
 	.ctx = NULL,
 	.on_insn = pl_counters_insn,
 	.on_access = pl_counters_access,
-	.on_barrier = NULL,
+	.on_barrier = pl_counters_barrier,
 };
 static int counting;
+static size_t free_before; /* device memory free before the call (issue 14) */
+
+/* The runtime's (C linkage; the harness cannot include cuda_runtime.h here). */
+extern int cudaMemGetInfo(size_t *free, size_t *total);
+/* The emulator's (emu/devmem.h). */
+extern int devmem_locate(uint64_t addr, size_t *rank, size_t *offset);
 
 void pl_counters_start(void)
 {
@@ -167,6 +230,11 @@ void pl_counters_start(void)
 		return;
 	struct pl_counters ignored;
 	pl_counters_collect(&ignored, 1);
+	fingerprinting = strcmp(e, "2") == 0;
+	locate = devmem_locate;
+	size_t total;
+	if (cudaMemGetInfo(&free_before, &total) != 0)
+		free_before = 0;
 	emu_set_hooks(&hooks);
 	counting = 1;
 }
@@ -198,6 +266,13 @@ void pl_counters_finish(struct pl_file *result)
 	add(result, "emu_shd_req", (double)c.shd_req);
 	add(result, "emu_shd_wavefronts", (double)c.shd_wavefronts);
 	add(result, "emu_shd_ideal", (double)c.shd_ideal);
+	add(result, "emu_barriers", (double)c.barriers);
+	/* a double holds 53 bits: the hash is cut to fit, exactly */
+	if (fingerprinting)
+		add(result, "emu_access_hash", (double)(c.access_hash >> 11));
+	size_t free_after, total;
+	if (free_before && cudaMemGetInfo(&free_after, &total) == 0)
+		add(result, "emu_leaked_bytes", free_after < free_before ? (double)(free_before - free_after) : 0);
 }
 
 #else

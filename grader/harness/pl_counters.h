@@ -14,6 +14,16 @@
  *   emu_shd_wavefronts the passes the banks need: per request, the most distinct 4-byte
  *                      words that fall in one of the 32 banks (a broadcast is free)
  *   emu_shd_ideal      the passes without conflicts: per request, ceil(distinct words / 32)
+ *   emu_barriers       warps' arrivals at bar.sync
+ *   emu_access_hash    a fingerprint of the global and shared accesses: the sum over
+ *                      accesses of a hash of (space, address: for global memory the
+ *                      allocation's rank and the offset in it, size, write, and for
+ *                      shared memory the barriers the warp passed before it). Equal
+ *                      sums: the same accesses, in the same phases between barriers
+ *                      (mutation testing's proof of equivalence, issue 14). Only with
+ *                      $PMPPLAB_COUNTERS=2, and deterministic only with one emulator
+ *                      thread ($PMPPLAB_EMU_THREADS=1)
+ *   emu_leaked_bytes   device memory allocated during the call and not freed
  *   emu_counted        1 (the counters are valid)
  *
  * The counts depend only on the program and its inputs, never on timing, so a check on
@@ -36,6 +46,7 @@ struct pl_counters {
 	uint64_t warp_insns, thread_insns;
 	uint64_t gld_req, gst_req, gld_sectors, gst_sectors, gld_bytes, gst_bytes;
 	uint64_t shd_req, shd_wavefronts, shd_ideal;
+	uint64_t barriers, access_hash; /* issue 14 (mutation testing) */
 };
 
 /* The address spaces the interpreter passes to on_access: its enum ptx_space
@@ -67,6 +78,8 @@ void pl_counters_insn(void *ctx, unsigned block, unsigned warp, uint32_t active,
 		      unsigned line);
 void pl_counters_access(void *ctx, unsigned block, unsigned warp, unsigned lane, int space,
 			uint64_t addr, unsigned size, int is_write, unsigned line);
+void pl_counters_barrier(void *ctx, unsigned block, unsigned warp, uint32_t active,
+			 unsigned line);
 /* Sums every thread's counters into *out, and optionally zeroes them. */
 void pl_counters_collect(struct pl_counters *out, int reset);
 
