@@ -6,6 +6,8 @@
 # perf_probe --vendor at the same size: the "vs vendor" column.
 # Run from the repository root on a GPU machine:
 #   bench/gpu_bench.sh [--probe PERF_PROBE] [--n FLOATS] [--baselines GPU_BASELINES]
+# $BENCH_LABS (e.g. "12 14 15") keeps only those labs' rows; $BENCH_EXTRA adds rows for
+# other sources of a lab at the same size ("12:right/tile-128-u32.cu", under kernels/).
 # PERF_PROBE is bench/perf_probe.c built (default build/tests/perf/perf_probe). Lab rows
 # use each lab's own performance check (dataset and bytes), with n set to the copy's
 # n (FLOATS, default 2^26) where the lab has that param; matmul labs (04, 05) run with
@@ -35,7 +37,10 @@ if [ -z "$baselines" ]; then
   nvcc -O3 -std=c++17 -arch=native -o "$baselines" bench/gpu_baselines.cu -lcublas \
     || { echo "gpu_bench: building the baselines failed"; exit 1; }
 fi
-"$baselines" "$n" >"$work/base.tsv" || { echo "gpu_bench: baselines failed"; exit 1; }
+# with the GPU to itself: graders on this machine time their runs in turns (perf_gpu_lock)
+mkdir -p "$PMPPLAB_CACHE"
+flock "$PMPPLAB_CACHE/gpu-timing.lock" "$baselines" "$n" >"$work/base.tsv" ||
+  { echo "gpu_bench: baselines failed"; exit 1; }
 
 : >"$work/labs.tsv"; : >"$work/vendor.tsv"
 # One probe of the lab's solution, and of its performance check's vendor program where
@@ -62,8 +67,14 @@ for dir in labs/[0-9]*/; do
   sol=$(sed -n 's/^solution: *//p' "$dir/lab.yaml")
   [ -n "$sol" ] && [ -f "$dir/$sol" ] || continue
   num=${id%%-*}
+  if [ -n "${BENCH_LABS:-}" ] && ! [[ " $BENCH_LABS " == *" $num "* ]]; then continue; fi
+  extra=()
+  for e in ${BENCH_EXTRA:-}; do [ "${e%%:*}" = "$num" ] && extra+=("../../kernels/$id/${e#*:}"); done
   case $num in
-    04|05|12) probe_row "$id" "$dir" "$sol" sgemm --all-params 4096 --flops "2 * 4096 * 4096 * 4096" ;;
+    04|05|12) probe_row "$id" "$dir" "$sol" sgemm --all-params 4096 --flops "2 * 4096 * 4096 * 4096"
+        for x in "${extra[@]}"; do
+          NOVENDOR=1 probe_row "$id $(basename "$x" .cu)" "$dir" "$x" sgemm --all-params 4096
+        done ;;
     14) # each format against cuBLAS in the same format (its vendor line)
         probe_row "$id tf32" "$dir" "$sol" sgemm --check 0 "${square[@]}"
         probe_row "$id fp16" "$dir" "$sol" sgemm --check 1 "${square[@]}" ;;

@@ -182,13 +182,17 @@ struct task {
 	int config_error;
 	char *text;                  /* the row and any report, printed in order */
 	size_t len;
+	bool done;
 };
 
 #define MAX_TASKS 160
 
 struct plan {
 	struct task t[MAX_TASKS];
-	unsigned n, next;
+	unsigned n, next, printed; /* rows handed out; rows printed, in order */
+	FILE *out;
+	bool ok;
+	int config_error;
 	enum backend_kind backend;
 	uint64_t seed;
 	pthread_mutex_t lock;
@@ -202,6 +206,7 @@ static struct task *add_task(struct plan *p, const struct lab_spec *spec, char *
 		return NULL;
 	}
 	struct task *t = &p->t[p->n++];
+	t->done = false;
 	t->spec = spec;
 	t->path = path;
 	t->row.expect = expect;
@@ -254,6 +259,20 @@ static void add_vendors(struct plan *p, const struct lab_spec *spec, int *config
 	}
 }
 
+/* Prints the rows that are done and follow the last printed one (under p->lock): the
+ * table grows in order as the gradings finish, so a run cut short keeps what it did. */
+static void print_ready(struct plan *p)
+{
+	while (p->printed < p->n && p->t[p->printed].done) {
+		struct task *t = &p->t[p->printed++];
+		if (t->text)
+			fwrite(t->text, 1, t->len, p->out);
+		fflush(p->out);
+		p->ok &= t->ok;
+		p->config_error |= t->config_error;
+	}
+}
+
 static void *worker(void *arg)
 {
 	struct plan *p = arg;
@@ -264,15 +283,20 @@ static void *worker(void *arg)
 		if (i == p->n)
 			return NULL;
 		struct task *t = &p->t[i];
-		if (t->text) /* decided without grading */
-			continue;
-		FILE *f = open_memstream(&t->text, &t->len);
-		if (!f) {
-			t->config_error = 1;
-			continue;
+		if (!t->text) { /* else decided without grading */
+			FILE *f = open_memstream(&t->text, &t->len);
+			if (f) {
+				t->ok = check_one(t->spec, t->path, &t->row, p->backend, p->seed, f,
+						  &t->config_error);
+				fclose(f);
+			} else {
+				t->config_error = 1;
+			}
 		}
-		t->ok = check_one(t->spec, t->path, &t->row, p->backend, p->seed, f, &t->config_error);
-		fclose(f);
+		pthread_mutex_lock(&p->lock);
+		t->done = true;
+		print_ready(p);
+		pthread_mutex_unlock(&p->lock);
 	}
 }
 
@@ -303,9 +327,12 @@ int labcheck_run(const char *dir, enum backend_kind backend, FILE *out)
 	}
 	p->backend = backend;
 	p->seed = datagen_fresh_seed();
+	p->out = out;
+	p->ok = true;
 	pthread_mutex_init(&p->lock, NULL);
 	fprintf(out, "lab check %s (backend %s, seed %llu)\n", spec->id,
 		backend_label(backend_resolve(backend)), (unsigned long long)p->seed);
+	fflush(out);
 	int config_error = 0;
 	char *solution = spec_path(spec, spec->solution);
 	char *starter = spec_path(spec, spec->student);
@@ -326,12 +353,10 @@ int labcheck_run(const char *dir, enum backend_kind backend, FILE *out)
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
 
+	ok &= p->ok;
+	config_error |= p->config_error;
 	for (unsigned i = 0; i < p->n; i++) {
 		t = &p->t[i];
-		if (t->text)
-			fwrite(t->text, 1, t->len, out);
-		ok &= t->ok;
-		config_error |= t->config_error;
 		free(t->text);
 		free(t->path);
 		if (t->is_view)

@@ -78,14 +78,15 @@ static void vendorGemm(const float *A_h, const float *B_h, float *C_h, int m, in
                                 CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
         CHECK(cudaFree(Ah));
         CHECK(cudaFree(Bh));
-    } else {
-        // FP32: plain single precision on the CUDA cores. TF32: the tensor cores, each
-        // operand rounded to 10 mantissa bits, the sums in float.
-        cublasComputeType_t compute =
-            math == VENDOR_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+    } else if (math == VENDOR_TF32) {
+        // The tensor cores, each operand rounded to TF32, the sums in float.
         CHECK_BLAS(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, B_d, CUDA_R_32F, n,
-                                A_d, CUDA_R_32F, k, &zero, C_d, CUDA_R_32F, n, compute,
-                                CUBLAS_GEMM_DEFAULT));
+                                A_d, CUDA_R_32F, k, &zero, C_d, CUDA_R_32F, n,
+                                CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT));
+    } else {
+        // SGEMM: single precision on the CUDA cores (the handle's default math).
+        CHECK_BLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, B_d, n, A_d, k, &zero,
+                               C_d, n));
     }
     CHECK(cudaGetLastError());
 

@@ -1,11 +1,22 @@
-// Known-right: version 3 is version 2's tiled product with the unroll fused into it (no
-// unrolled matrix in memory), the mask in constant memory and read-only input loads.
+// expect: performance
+// expect-on: gpu
+// Known-wrong (for speed): the solution's register tiling over 16 maps, with the weights
+// read from constant memory instead of being staged in shared memory. Every lane of a
+// warp reads the same weight (a broadcast), yet on an H100 it took 6.6 ms against the
+// solution's 0.18 ms and version 1's 0.91 ms: each step reads 16 weights C K K floats
+// apart (mask[m][c][p][q] for 16 m), 16 different lines of a constant cache of a few
+// KiB that the 12 KiB of weights keep evicting. Constant memory wants the same address
+// in every lane and few distinct lines. The emulator counts instructions, not cache
+// misses (2.1 times the solution's), and lets it pass.
 #include <cuda_runtime.h>
 #include <stdio.h>
 
 #define TILE 16  // version 1: 16 x 16 outputs per block; version 2: the GEMM's tiles
 #define MAPS 16  // version 3: output maps per thread, in registers
 #define PIXELS 128 // version 3: output pixels (threads) per block
+#define MAX_MASK 16384 // floats: 64 KiB, all the constant memory there is
+
+__constant__ float maskC[MAX_MASK];
 
 // ---- version 1: one thread per output element -------------------------------------
 // Block (x, y, z) computes a 16 x 16 tile of output map m = z % M of image b = z / M.
@@ -65,41 +76,40 @@ __global__ void matMulKernel(const float *A, const float *B, float *Y, int m, in
         Y[row * n + col] = sum;
 }
 
-// ---- version 3: unroll fused into the tiled product --------------------------------
-#define MAX_MASK 16384 // floats: 64 KiB, all the constant memory there is
-__constant__ float maskC[MAX_MASK];
-
-// Version 2's product without the unrolled matrix: a block computes a TILE x TILE tile of
-// output image b = blockIdx.z (rows: maps, columns: pixels); the phase's tile of the
-// unrolled matrix is computed from the input as it is loaded, and the mask's tile comes
-// from constant memory.
-__global__ void convFusedKernel(const float *__restrict__ input, float *__restrict__ output,
-                                int M, int C, int H, int W, int K)
+// ---- version 3: optimised -----------------------------------------------------------
+// Each thread computes one output pixel (h, w) of image b for MAPS output maps at once:
+// it loads each input element once into a register and uses it MAPS times (register
+// tiling over the maps), against weights that are the same for the whole block, staged
+// transposed in shared memory so that a step reads its MAPS weights as 16-byte
+// broadcasts. blockIdx.y = b * chunks + the block's chunk of MAPS maps.
+__global__ void convMapsKernel(const float *__restrict__ input, const float *__restrict__ mask,
+                               float *__restrict__ output, int M, int C, int H, int W, int K)
 {
-    __shared__ float As[TILE][TILE];
-    __shared__ float Bs[TILE][TILE];
-    int Hout = H - K + 1, Wout = W - K + 1, HW = Hout * Wout, KK = K * K, CKK = C * KK;
-    int b = blockIdx.z, tx = threadIdx.x, ty = threadIdx.y;
-    int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
-    int h = col / Wout, w = col % Wout;
-    const float *x = input + (size_t)b * C * H * W;
-    float sum = 0.0f;
-    for (int ph = 0; ph < (CKK + TILE - 1) / TILE; ++ph) {
-        int ka = ph * TILE + tx, kb = ph * TILE + ty;
-        As[ty][tx] = (row < M && ka < CKK) ? maskC[row * CKK + ka] : 0.0f;
-        float v = 0.0f;
-        if (kb < CKK && col < HW) {
-            int c = kb / KK, r = kb % KK;
-            v = x[(c * H + h + r / K) * W + w + r % K];
-        }
-        Bs[ty][tx] = v;
-        __syncthreads();
-        for (int i = 0; i < TILE; ++i)
-            sum += As[ty][i] * Bs[i][tx];
-        __syncthreads();
-    }
-    if (row < M && col < HW)
-        output[((size_t)b * M + row) * HW + col] = sum;
+    int Hout = H - K + 1, Wout = W - K + 1, HW = Hout * Wout, CKK = C * K * K;
+    int chunks = (M + MAPS - 1) / MAPS;
+    int b = blockIdx.y / chunks, m0 = (blockIdx.y % chunks) * MAPS;
+    int pix = blockIdx.x * PIXELS + threadIdx.x;
+    if (pix >= HW)
+        return;
+    int h = pix / Wout, w = pix % Wout;
+    const float *x = input + (size_t)b * C * H * W + h * W + w;
+    float sum[MAPS];
+#pragma unroll
+    for (int j = 0; j < MAPS; ++j)
+        sum[j] = 0.0f;
+    int k = 0;
+    for (int c = 0; c < C; ++c)
+        for (int p = 0; p < K; ++p)
+            for (int q = 0; q < K; ++q, ++k) {
+                float v = x[(c * H + p) * W + q];
+#pragma unroll
+                for (int j = 0; j < MAPS; ++j)
+                    sum[j] += v * maskC[(m0 + j) * CKK + k]; // 0 past M: see the host code
+            }
+#pragma unroll
+    for (int j = 0; j < MAPS; ++j)
+        if (m0 + j < M)
+            output[((size_t)b * M + m0 + j) * HW + pix] = sum[j];
 }
 
 #define CHECK(call)                                                              \
@@ -143,14 +153,18 @@ void convLayerForward(const float *input_h, const float *mask_h, float *output_h
         CHECK(cudaGetLastError());
         CHECK(cudaFree(Xu));
     } else {
-        if ((size_t)M * CKK > MAX_MASK) {
-            fprintf(stderr, "version 3: %d weights do not fit in constant memory\n", M * CKK);
+        // the weights of every chunk of 16 maps, zero past M
+        int chunks = (M + MAPS - 1) / MAPS;
+        size_t padded = (size_t)chunks * MAPS * CKK;
+        if (padded > MAX_MASK) {
+            fprintf(stderr, "version 3: %zu weights do not fit in constant memory\n", padded);
             exit(1);
         }
+        static float zeros[MAX_MASK];
+        CHECK(cudaMemcpyToSymbol(maskC, zeros, padded * sizeof(float)));
         CHECK(cudaMemcpyToSymbol(maskC, mask_h, maskBytes));
-        dim3 block(TILE, TILE);
-        dim3 grid((HW + TILE - 1) / TILE, (M + TILE - 1) / TILE, B);
-        convFusedKernel<<<grid, block>>>(input_d, output_d, M, C, H, W, K);
+        dim3 grid((HW + PIXELS - 1) / PIXELS, B * chunks);
+        convMapsKernel<<<grid, PIXELS>>>(input_d, mask_d, output_d, M, C, H, W, K);
         CHECK(cudaGetLastError());
     }
 

@@ -1,6 +1,6 @@
-// Known-right: the solution's register tiling over 16 maps, with the weights read from
-// constant memory (every lane of a warp reads the same weight: one broadcast) instead
-// of being staged in shared memory.
+// Known-right: the solution with the weights in constant memory (cudaMemcpyToSymbol):
+// each block stages its 16 maps' weights from there into shared memory, transposed, and
+// the steps read them from shared memory as the solution does.
 #include <cuda_runtime.h>
 #include <stdio.h>
 
@@ -9,7 +9,7 @@
 #define PIXELS 128 // version 3: output pixels (threads) per block
 #define MAX_MASK 16384 // floats: 64 KiB, all the constant memory there is
 
-__constant__ float maskC[MAX_MASK];
+__constant__ float maskC[MAX_MASK]; // the weights, as mask[m][c][p][q]
 
 // ---- version 1: one thread per output element -------------------------------------
 // Block (x, y, z) computes a 16 x 16 tile of output map m = z % M of image b = z / M.
@@ -75,12 +75,19 @@ __global__ void matMulKernel(const float *A, const float *B, float *Y, int m, in
 // tiling over the maps), against weights that are the same for the whole block, staged
 // transposed in shared memory so that a step reads its MAPS weights as 16-byte
 // broadcasts. blockIdx.y = b * chunks + the block's chunk of MAPS maps.
-__global__ void convMapsKernel(const float *__restrict__ input, const float *__restrict__ mask,
-                               float *__restrict__ output, int M, int C, int H, int W, int K)
+__global__ void convMapsKernel(const float *__restrict__ input, float *__restrict__ output,
+                               int M, int C, int H, int W, int K)
 {
+    extern __shared__ float maskT[]; // [C * K * K][MAPS]: maskT[k][j] = mask[m0 + j][k]
     int Hout = H - K + 1, Wout = W - K + 1, HW = Hout * Wout, CKK = C * K * K;
     int chunks = (M + MAPS - 1) / MAPS;
     int b = blockIdx.y / chunks, m0 = (blockIdx.y % chunks) * MAPS;
+    for (int i = threadIdx.x; i < CKK * MAPS; i += blockDim.x) {
+        int k = i / MAPS, j = i % MAPS;
+        maskT[i] = m0 + j < M ? maskC[(m0 + j) * CKK + k] : 0.0f;
+    }
+    __syncthreads();
+
     int pix = blockIdx.x * PIXELS + threadIdx.x;
     if (pix >= HW)
         return;
@@ -90,14 +97,14 @@ __global__ void convMapsKernel(const float *__restrict__ input, const float *__r
 #pragma unroll
     for (int j = 0; j < MAPS; ++j)
         sum[j] = 0.0f;
-    int k = 0;
+    const float *wk = maskT;
     for (int c = 0; c < C; ++c)
         for (int p = 0; p < K; ++p)
-            for (int q = 0; q < K; ++q, ++k) {
+            for (int q = 0; q < K; ++q, wk += MAPS) {
                 float v = x[(c * H + p) * W + q];
 #pragma unroll
                 for (int j = 0; j < MAPS; ++j)
-                    sum[j] += v * maskC[(m0 + j) * CKK + k]; // 0 past M: see the host code
+                    sum[j] += v * wk[j];
             }
 #pragma unroll
     for (int j = 0; j < MAPS; ++j)
@@ -146,18 +153,17 @@ void convLayerForward(const float *input_h, const float *mask_h, float *output_h
         CHECK(cudaGetLastError());
         CHECK(cudaFree(Xu));
     } else {
-        // the weights of every chunk of 16 maps, zero past M
-        int chunks = (M + MAPS - 1) / MAPS;
-        size_t padded = (size_t)chunks * MAPS * CKK;
-        if (padded > MAX_MASK) {
-            fprintf(stderr, "version 3: %zu weights do not fit in constant memory\n", padded);
+        if ((size_t)M * CKK > MAX_MASK) {
+            fprintf(stderr, "version 3: %d weights do not fit in constant memory\n", M * CKK);
             exit(1);
         }
-        static float zeros[MAX_MASK];
-        CHECK(cudaMemcpyToSymbol(maskC, zeros, padded * sizeof(float)));
         CHECK(cudaMemcpyToSymbol(maskC, mask_h, maskBytes));
+        int chunks = (M + MAPS - 1) / MAPS;
+        size_t shmem = (size_t)CKK * MAPS * sizeof(float);
+        CHECK(cudaFuncSetAttribute(convMapsKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   (int)shmem));
         dim3 grid((HW + PIXELS - 1) / PIXELS, B * chunks);
-        convMapsKernel<<<grid, PIXELS>>>(input_d, mask_d, output_d, M, C, H, W, K);
+        convMapsKernel<<<grid, PIXELS, shmem>>>(input_d, output_d, M, C, H, W, K);
         CHECK(cudaGetLastError());
     }
 
