@@ -1,11 +1,18 @@
 #!/bin/bash
-# Fast feedback, measured the way a student feels it: from saving lab 01's file to the
+# Fast feedback, measured the way a student feels it: from saving a lab's file to the
 # verdict on the TUI's screen, in watch mode, on the emulator (issue 5: under 3 s on a
-# 2-core machine). Drives the real pmpplab in tmux; every save has new content (a
-# counter in a comment) so nvcc's build cache never answers for it.
+# 2-core machine; issue 16: under 0.4 s for a kernel edit). Drives the real pmpplab in
+# tmux; every save has new content (a counter) so the build cache never answers for it.
 #
 # usage: bench/ui_feedback.sh PMPPLAB [SOURCE_ROOT] [RUNS]
-# env:   BACKEND=emu|gpu (default emu)
+# env:   BACKEND=emu|gpu (default emu); LAB (default 01-vecadd);
+#        MODE=host (default): saves alternate the solution and the starter, each with a
+#          new host function at the end, so the program's host code changes every time;
+#        MODE=kernel: saves alternate the solution with a comment in its first kernel's
+#          body and the solution whose first kernel returns at once, so only device
+#          code changes (what the emulator's fast build path serves).
+#        Save 0 (the failing text) comes first and is not counted: it builds the file's
+#        host code for the first time.
 # Prints one line per save (end-to-end ms, the grading job's own ms as the status line
 # reports it, the difference: debounce + UI, and the job's phases as the TUI timed them
 # from the grader's progress messages: build = nvcc, split into the program's compile
@@ -18,8 +25,11 @@ PMPPLAB=${1:?usage: ui_feedback.sh PMPPLAB [SOURCE_ROOT] [RUNS]}
 SRC=${2:-$(cd "$(dirname "$0")/.." && pwd)}
 RUNS=${3:-5}
 BACKEND=${BACKEND:-emu}
-LAB=01-vecadd
-STUDENT=vecadd.cu
+LAB=${LAB:-01-vecadd}
+MODE=${MODE:-host}
+case $MODE in host | kernel) ;; *) echo "MODE must be host or kernel"; exit 2 ;; esac
+STUDENT=$(sed -n 's/^student: *//p' "$SRC/labs/$LAB/lab.yaml")
+[ -n "$STUDENT" ] || { echo "no student file in $SRC/labs/$LAB/lab.yaml"; exit 2; }
 
 command -v tmux >/dev/null 2>&1 || { echo "skipped: no tmux"; exit 77; }
 WORK=$(mktemp -d /tmp/pmpplab-bench.XXXXXX)
@@ -51,15 +61,32 @@ wait_screen() { # SECONDS REGEX
 }
 runs() { sed -n 's/.*"runs": *\([0-9]*\).*/\1/p' "$WORK/ws/.pmpplab/state.json" 2>/dev/null | head -1 | grep . || echo 0; }
 wait_screen 10 "$LAB"
+# Select the lab in the list (a fresh workspace starts on the first one), then open it.
+pos=$("$PMPPLAB" --labs "$SRC/labs" --list | awk -v lab="$LAB" '$1 == lab { print NR - 1 }')
+for _ in $(seq 1 "${pos:-0}"); do tm send-keys -t b j; done
 tm send-keys -t b Enter
+wait_screen 10 "pmpplab · $LAB"
 wait_screen 10 "No results yet"
 
+# The text of save I: kernel mode edits only the first __global__ function's body.
+save_text() { # I
+	local sol="$SRC/kernels/$LAB/solution.cu"
+	if [ "$MODE" = kernel ]; then
+		local stmt="    // bench save $1 $$"
+		[ $(($1 % 2)) = 1 ] || stmt="    return; // bench save $1 $$"
+		awk -v stmt="$stmt" '{ print } /^__global__/ { g = 1 }
+			g == 1 && /^{/ { print stmt; g = 2 }' "$sol"
+	else
+		if [ $(($1 % 2)) = 1 ]; then cat "$sol"; else cat "$SRC/labs/$LAB/$STUDENT"; fi
+		printf 'int bench_save_%d_%d(void) { return %d; }\n' "$1" $$ "$1"
+	fi
+}
+
 results=()
-for i in $(seq 1 "$RUNS"); do
+for i in $(seq 0 "$RUNS"); do
 	# Alternate a passing and a failing file so each verdict differs from the last.
-	if [ $((i % 2)) = 1 ]; then src="$SRC/kernels/$LAB/solution.cu"; want=PASSED verdict=passed; else
-		src="$SRC/labs/$LAB/$STUDENT"; want=FAILED verdict=failed; fi
-	{ cat "$src"; echo "// bench save $i $$ $(now_ms)"; } >"$FILE.tmp"
+	if [ $((i % 2)) = 1 ]; then want=PASSED verdict=passed; else want=FAILED verdict=failed; fi
+	save_text "$i" >"$FILE.tmp"
 	before=$(runs)
 	t0=$(now_ms)
 	mv "$FILE.tmp" "$FILE" # save by rename, as vim does
@@ -75,11 +102,11 @@ for i in $(seq 1 "$RUNS"); do
 	e2e=$((t1 - t0))
 	# The TUI logs each run's phases (from the grader's progress messages) in tui.log.
 	phases=$(grep "pmpplab: $LAB quick run:" "$WORK/ws/.pmpplab/tui.log" | tail -1 | sed 's/.*ms: //')
-	printf 'save %d (%s): %5d ms end to end, job %5d ms, debounce+ui %4d ms | %s\n' \
-		"$i" "$want" "$e2e" "$job_ms" $((e2e - job_ms)) "$phases"
-	results+=("$e2e")
+	printf 'save %d (%s, %s): %5d ms end to end, job %5d ms, debounce+ui %4d ms | %s\n' \
+		"$i" "$MODE" "$want" "$e2e" "$job_ms" $((e2e - job_ms)) "$phases"
+	[ "$i" = 0 ] || results+=("$e2e")
 	sleep 0.3
 done
-printf '%s\n' "${results[@]}" | sort -n | awk '{ v[NR] = $1 } END {
-	printf "end to end over %d saves: min %d ms, median %d ms, max %d ms\n", NR, v[1],
+printf '%s\n' "${results[@]}" | sort -n | awk -v lab="$LAB" -v mode="$MODE" '{ v[NR] = $1 } END {
+	printf "%s, %s edits: end to end over %d saves: min %d ms, median %d ms, max %d ms\n", lab, mode, NR, v[1],
 		v[int((NR + 1) / 2)], v[NR] }'

@@ -45,6 +45,16 @@
 		}                                                                        \
 	} while (0)
 
+/* The lanes whose predicate register P is true (false when NEG), all 32 of them: a
+ * branch-free loop that vectorises, cheaper than visiting the active lanes only. */
+static inline uint32_t pred_mask(const uint64_t *p, unsigned neg)
+{
+	uint32_t pm = 0;
+	for (unsigned l = 0; l < 32; l++)
+		pm |= (uint32_t)(p[l] & 1) << l;
+	return neg ? ~pm : pm;
+}
+
 /* ---- state ---------------------------------------------------------------------- */
 
 struct simt_entry {
@@ -215,31 +225,41 @@ static inline uint64_t space_addr_mask(int space)
 	return space == SP_SHARED || space == SP_LOCAL ? 0xffffffffull : ~0ull;
 }
 
-/* The warp-wide fast path of a scalar access: when the active lanes' addresses are
- * aligned and all fall inside the block's shared memory or one cached global
- * allocation, returns the host base to add to (address - *bias); else NULL and the
- * caller checks lane by lane. */
-static inline unsigned char *warp_range(struct block *b, struct warp *w, int space,
-					const uint64_t *a, int64_t off, unsigned size,
-					uint32_t m, uint64_t *bias)
+/* The warp-wide fast path of an access of SIZE bytes a lane: when every active lane's
+ * address a[l] + off is aligned and falls inside the block's shared memory or one
+ * cached global allocation, returns P such that lane l's bytes are at host address
+ * P + a[l]; else 0 and the caller checks lane by lane (mem_at, which also handles the
+ * 32-bit wrap-around of shared and local addresses that this path leaves to it). The
+ * region is the one holding the first active lane's address; one branch-free pass over
+ * the lanes (it vectorises) checks the others. */
+static inline uintptr_t warp_span(struct block *b, struct warp *w, int space, const uint64_t *a,
+				  int64_t off, unsigned size, uint32_t m)
 {
-	uint64_t lo = ~0ull, hi = 0, orr = 0, am = space_addr_mask(space);
-	LANES(uint64_t x = (a[l] + (uint64_t)off) & am; lo = x < lo ? x : lo; hi = x > hi ? x : hi;
-	      orr |= x);
-	if (orr & (size - 1) || hi + size < hi)
-		return NULL;
+	uint64_t x0 = a[__builtin_ctz(m)] + (uint64_t)off;
+	uint64_t base, span; /* the region: [base, base + span) */
+	unsigned char *host;
 	if (space == SP_SHARED) {
-		*bias = 0;
-		return hi + size <= b->shared_size ? b->shared : NULL;
+		base = 0;
+		span = b->shared_size;
+		host = b->shared;
+	} else if (space == SP_GLOBAL || space == SP_GENERIC || space == SP_CONST) {
+		unsigned k = 0;
+		while (k < 4 && x0 - w->c_base[k] >= w->c_end[k] - w->c_base[k])
+			k++;
+		if (k == 4)
+			return 0;
+		base = w->c_base[k];
+		span = w->c_end[k] - base;
+		host = (unsigned char *)w->c_host[k];
+	} else {
+		return 0;
 	}
-	if (space != SP_GLOBAL && space != SP_GENERIC && space != SP_CONST)
-		return NULL;
-	for (unsigned k = 0; k < 4; k++)
-		if (lo >= w->c_base[k] && hi + size <= w->c_end[k]) {
-			*bias = w->c_base[k];
-			return (unsigned char *)w->c_host[k];
-		}
-	return NULL;
+	if (span < size)
+		return 0;
+	/* x - base > span - size: outside (or below base); x & (size - 1): misaligned */
+	uint64_t bad = 0, lim = span - size;
+	LANES(uint64_t x = a[l] + (uint64_t)off; bad |= (uint64_t)(x - base > lim) | (x & (size - 1)));
+	return bad ? 0 : (uintptr_t)host - base + (uint64_t)off;
 }
 
 /* ---- frames, calls and returns (exec_frames.c) ---------------------------------- */
@@ -325,7 +345,7 @@ static inline int cmp_typed(unsigned ty, unsigned mod, uint64_t a, uint64_t b)
 
 /* setp for the common 32-bit types, the comparison chosen outside the lane loop.
  * Returns 0 when the combination has no fast path. */
-static inline int setp_fast(uint64_t *restrict d, const uint64_t *a, const uint64_t *c,
+static inline __attribute__((always_inline)) int setp_fast(uint64_t *restrict d, const uint64_t *a, const uint64_t *c,
 			    unsigned ty, unsigned md, uint32_t m)
 {
 #define SETP_CASES(T, CONV)                                                              \

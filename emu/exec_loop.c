@@ -27,6 +27,9 @@ static uint64_t now_ns(void)
 
 /* Executes warp w until it reaches a barrier, ends, faults (negative return) or has
  * used its timeslice. */
+#if EMU_CLONES
+__attribute__((target_clones("arch=x86-64-v3", "default"))) /* see emu/meson.build */
+#endif
 int warp_exec(struct block *b, struct warp *w)
 {
 	const struct emu_hooks *hooks = EMU_HOOKS ? b->L->hooks : NULL;
@@ -56,17 +59,19 @@ int warp_exec(struct block *b, struct warp *w)
 			}
 			continue;
 		}
-		if (budget-- == 0)
+		if (budget == 0)
 			break;
+		/* A straight run: the instructions up to the entry's reconvergence point, with
+		 * the pc in a register. The cases that change control flow (branches, calls,
+		 * exits, barriers) store it back themselves and go to `reload`. */
 		uint32_t pc = e->pc;
+		const uint32_t rpc = e->rpc;
+		do {
+		budget--;
 		const struct ptx_insn *in = &code[pc];
 		uint32_t m = emask;
-		if (in->guard >= 0) {
-			const uint64_t *g = R + (size_t)in->guard * 32;
-			uint32_t pm = 0, neg = in->guard_neg;
-			LANES(pm |= (uint32_t)((g[l] & 1) ^ neg) << l);
-			m = pm;
-		}
+		if (in->guard >= 0)
+			m = pred_mask(R + (size_t)in->guard * 32, in->guard_neg) & emask;
 #if EMU_HOOKS
 		if (__builtin_expect(hooks != NULL, 0) && hooks->on_insn)
 			hooks->on_insn(hooks->ctx, b->idx, w->id, m, pc, in->line);
@@ -74,7 +79,7 @@ int warp_exec(struct block *b, struct warp *w)
 		if (__builtin_expect(tsm != NULL, 0)) /* issue 7 (panels): lanes that issue it */
 			emu_trace_insn(tsm, w->id, emask, in);
 		count += m == FULL ? 32 : popcount32(m);
-		e->pc = pc + 1;
+		pc++;
 		if (m == 0 && in->op != OP_BRA)
 			continue;
 		unsigned sz = ptx_tsize(in->type);
@@ -157,7 +162,11 @@ int warp_exec(struct block *b, struct warp *w)
 					LANES(d[l] = (a[l] * c[l]) & wm);
 			} else if (in->mod == MUL_WIDE) {
 				uint64_t wm2 = width_mask(sz * 2);
-				if (is_signed_t(in->type))
+				if (in->type == PT_S32 && !mad) /* the common index * size: one vector op */
+					LANES(d[l] = (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)c[l]));
+				else if (in->type == PT_U32 && !mad)
+					LANES(d[l] = (uint64_t)(uint32_t)a[l] * (uint32_t)c[l]);
+				else if (is_signed_t(in->type))
 					LANES(d[l] = ((uint64_t)(sext(a[l], sz) * sext(c[l], sz)) +
 						      (mad ? ad[l] : 0)) & wm2);
 				else
@@ -355,7 +364,13 @@ int warp_exec(struct block *b, struct warp *w)
 			uint64_t *d = DS(0);
 			const uint64_t *a = SS(0), *c = SS(1);
 			unsigned bits = sz * 8;
-			if (in->op == OP_SHL)
+			/* Below 64 bits a count clamped to 63 gives the same result (every bit
+			 * shifted out is masked away) and the loops vectorise without a branch. */
+			if (sz < 8 && in->op == OP_SHL)
+				LANES(uint64_t n = (uint32_t)c[l]; d[l] = (a[l] << (n > 63 ? 63 : n)) & wm);
+			else if (sz < 8 && !is_signed_t(in->type))
+				LANES(uint64_t n = (uint32_t)c[l]; d[l] = (a[l] & wm) >> (n > 63 ? 63 : n));
+			else if (in->op == OP_SHL)
 				LANES(uint32_t n = (uint32_t)c[l]; d[l] = n >= bits ? 0 : (a[l] << n) & wm);
 			else if (is_signed_t(in->type))
 				LANES(uint32_t n = (uint32_t)c[l]; int64_t x = sext(a[l], sz);
@@ -557,8 +572,8 @@ int warp_exec(struct block *b, struct warp *w)
 			if (__builtin_expect(tsm != NULL, 0)) /* issue 7 (panels) */
 				emu_trace_mem(tsm, in, (int)sp, a, off, tot, m, 0);
 			int sg = is_signed_t(in->type);
-			uint64_t *d0 = DS(0), bias;
-			const unsigned char *base;
+			uint64_t *d0 = DS(0);
+			uintptr_t p0;
 			if (sp == SP_KPARAM && in->s[0] == SR_ZERO && !hooks &&
 			    (uint64_t)off + tot <= b->L->kparam_size) {
 				/* a kernel parameter: the same value for every lane */
@@ -568,15 +583,23 @@ int warp_exec(struct block *b, struct warp *w)
 				}
 				NEXT;
 			}
-			if (n == 1 && !hooks && (base = warp_range(b, w, (int)sp, a, off, sz, m, &bias))) {
-				uint64_t am = space_addr_mask((int)sp); /* address -> offset in base */
-#define LD_AT(l) (base + (((a[l] + (uint64_t)off) & am) - bias))
-				if (sz == 4 && !sg)
+			if (!hooks && (p0 = warp_span(b, w, (int)sp, a, off, tot, m))) {
+#define LD_AT(l) ((const void *)(p0 + a[l]))
+				if (n == 1 && sz == 4 && !sg)
 					LANES(uint32_t v; memcpy(&v, LD_AT(l), 4); d0[l] = v);
-				else if (sz == 8)
+				else if (n == 1 && sz == 8)
 					LANES(memcpy(&d0[l], LD_AT(l), 8));
-				else
+				else if (n == 1)
 					LANES(d0[l] = load_n(LD_AT(l), sz, sg));
+				else { /* a vector: the addresses first, a destination may be their register */
+					uint64_t ta[32];
+					memcpy(ta, a, sizeof ta);
+					for (unsigned k = 0; k < n; k++) {
+						uint64_t *dk = DS(k);
+						uintptr_t pk = p0 + k * sz;
+						LANES(dk[l] = load_n((const void *)(pk + ta[l]), sz, sg));
+					}
+				}
 #undef LD_AT
 				NEXT;
 			}
@@ -607,17 +630,16 @@ int warp_exec(struct block *b, struct warp *w)
 			unsigned n = in->vec, tot = sz * n, sp = in->space;
 			if (__builtin_expect(tsm != NULL, 0)) /* issue 7 (panels) */
 				emu_trace_mem(tsm, in, (int)sp, a, off, tot, m, 1);
-			uint64_t bias;
-			unsigned char *base;
-			if (n == 1 && !hooks && (base = warp_range(b, w, (int)sp, a, off, sz, m, &bias))) {
-				const uint64_t *v = SS(1);
-				uint64_t am = space_addr_mask((int)sp);
-#define ST_AT(l) (base + (((a[l] + (uint64_t)off) & am) - bias))
-				if (sz == 4)
-					LANES(uint32_t x = (uint32_t)v[l]; memcpy(ST_AT(l), &x, 4));
-				else
-					LANES(store_n(ST_AT(l), sz, v[l]));
-#undef ST_AT
+			uintptr_t p0;
+			if (!hooks && (p0 = warp_span(b, w, (int)sp, a, off, tot, m))) {
+				for (unsigned k = 0; k < n; k++) {
+					const uint64_t *v = SS(1 + k);
+					uintptr_t pk = p0 + k * sz;
+					if (sz == 4)
+						LANES(uint32_t x = (uint32_t)v[l]; memcpy((void *)(pk + a[l]), &x, 4));
+					else
+						LANES(store_n((void *)(pk + a[l]), sz, v[l]));
+				}
 				NEXT;
 			}
 			for (uint32_t mm = m; mm; mm &= mm - 1) {
@@ -719,11 +741,15 @@ int warp_exec(struct block *b, struct warp *w)
 		}
 		CASE(BRA) {
 			uint32_t taken = m, nt = emask & ~m, x;
-			if (in->guard < 0 || nt == 0) {
-				e->pc = in->target;
-			} else if (taken == 0) {
-				/* fall through: e->pc already pc + 1 */
-			} else if (!b->L->strict_exits &&
+			if (in->guard < 0 || nt == 0) { /* uniform: the run goes on */
+				pc = in->target;
+				NEXT;
+			}
+			if (taken == 0) /* falls through: pc is already the next one */
+				NEXT;
+			pc--; /* the branch's own pc, as exit_via and stack_push below want it */
+			e->pc = pc + 1;
+			if (!b->L->strict_exits &&
 				   (x = exit_via(w, code, in->target)) != PTX_NOPC) {
 				warp_retire(b, w, taken, x, &count); /* the rest falls through */
 			} else if (!b->L->strict_exits && (x = exit_via(w, code, pc + 1)) != PTX_NOPC) {
@@ -736,36 +762,39 @@ int warp_exec(struct block *b, struct warp *w)
 					goto out;
 				}
 			} else {
-				uint32_t rpc = in->reconv;
-				e->pc = rpc;
-				if (stack_push(w, pc + 1, rpc, nt) || stack_push(w, in->target, rpc, taken)) {
+				uint32_t rv = in->reconv;
+				e->pc = rv;
+				if (stack_push(w, pc + 1, rv, nt) || stack_push(w, in->target, rv, taken)) {
 					rc = fault_set(b, w, 0, in, EMU_FAULT_LIMIT, -ENOMEM, "out of memory");
 					goto out;
 				}
 			}
-			NEXT;
+			goto reload;
 		}
 		CASE(CALL) {
+			e->pc = pc;
 			rc = warp_call(b, w, in, m);
 			if (rc)
 				goto out;
 			fr = &w->frames[w->nframes - 1];
 			code = fr->f->code;
 			R = fr->regs;
-			NEXT;
+			goto reload;
 		}
 		CASE(RET) CASE(EXIT) {
+			e->pc = pc;
 			if (in->op == OP_EXIT || w->nframes == 1) {
 				w->live &= ~m;
 			} else {
 				for (unsigned k = fr->stack_base; k < w->sp; k++)
 					w->stack[k].mask &= ~m;
 			}
-			NEXT;
+			goto reload;
 		}
 		CASE(BAR) {
 			if (in->mod == BAR_ARRIVE)
 				NEXT;
+			e->pc = pc;
 			if (m != w->live) {
 				rc = fault_set(b, w, (unsigned)__builtin_ctz(w->live & ~m), in,
 					       EMU_FAULT_BARRIER, -EDEADLK,
@@ -852,6 +881,9 @@ int warp_exec(struct block *b, struct warp *w)
 				       ptx_opcode_name(in->op));
 			goto out;
 		}
+		} while (pc != rpc && budget);
+		e->pc = pc;
+	reload:;
 	}
 out:
 	w->insns += count;
