@@ -1,0 +1,122 @@
+// Lab 14: matrix multiplication on the tensor cores. Read README.md beside this file first.
+//
+// pmpplab calls tcMatMul() with A (m x k) and B (k x n), row-major, and `precision` 32
+// (TF32 operands) or 16 (FP16 operands), and expects C_h to hold C = A * B (m x n,
+// row-major), summed in FP32. The host code and the tiling are written; the tensor-core
+// part of the kernel is yours.
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <mma.h>
+#include <stdio.h>
+
+using namespace nvcuda;
+
+#define BM 128              // rows of C per block
+#define BN 128              // columns of C per block
+#define BK 32               // depth of one phase
+#define WM 64               // rows of C per warp: 4 fragments
+#define WN 32               // columns of C per warp: 2 fragments
+#define WARPS ((BM / WM) * (BN / WN)) // 8
+#define THREADS (WARPS * 32)          // 256
+#define PAD 8               // elements added to each shared row: fewer bank conflicts,
+                            // and every fragment still starts 32 bytes aligned
+
+// The operand type in shared memory and the wmma shapes of each precision.
+template <bool HALF> struct Prec;
+template <> struct Prec<false> { // TF32: m16 n16 k8, operands kept as floats
+    typedef float elem;
+    typedef wmma::precision::tf32 frag;
+    static const int FK = 8;
+    __device__ static float convert(float v) { return wmma::__float_to_tf32(v); }
+};
+template <> struct Prec<true> {  // FP16: m16 n16 k16
+    typedef __half elem;
+    typedef __half frag;
+    static const int FK = 16;
+    __device__ static __half convert(float v) { return __float2half_rn(v); }
+};
+
+// C (m x n) = A (m x k) * B (k x n), row-major. A block computes a BM x BN tile of C with
+// 8 warps, each a WM x WN piece of it as 4 x 2 accumulator fragments of 16 x 16.
+template <bool HALF>
+__global__ void __launch_bounds__(THREADS, 2) // at most 128 registers: 2 blocks per SM
+tcMatMulKernel(const float *A, const float *B, float *C, int m, int k, int n)
+{
+    typedef Prec<HALF> P;
+    typedef typename P::elem E;
+    const int FK = P::FK;
+    __shared__ __align__(128) E As[BM][BK + PAD];
+    __shared__ __align__(128) E Bs[BK][BN + PAD];
+    __shared__ __align__(128) float Cs[WARPS][16][16]; // each warp's staging tile
+
+    int t = threadIdx.x, warp = t / 32, lane = t % 32;
+    int wr = warp / (BN / WN), wc = warp % (BN / WN); // the warp's piece of the C tile
+    int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+
+    // TODO 1: declare the warp's accumulators, a [WM / 16][WN / 16] array of
+    //         wmma::fragment<wmma::accumulator, 16, 16, FK, float>, and fill them with 0.
+
+    for (int ph = 0; ph < (k + BK - 1) / BK; ++ph) {
+        for (int i = t; i < BM * BK; i += THREADS) { // a warp reads one row of 32
+            int r = i / BK, c = i % BK, gr = row0 + r, gc = ph * BK + c;
+            As[r][c] = P::convert(gr < m && gc < k ? A[(size_t)gr * k + gc] : 0.0f);
+        }
+        for (int i = t; i < BK * BN; i += THREADS) { // a warp reads 32 of one row
+            int r = i / BN, c = i % BN, gr = ph * BK + r, gc = col0 + c;
+            Bs[r][c] = P::convert(gr < k && gc < n ? B[(size_t)gr * n + gc] : 0.0f);
+        }
+        __syncthreads();
+
+        // TODO 2: for kk = 0, FK, 2 FK ... < BK: load the warp's WM / 16 fragments of A
+        //         (wmma::matrix_a, 16, 16, FK, typename P::frag, wmma::row_major) from
+        //         &As[wr * WM + i * 16][kk] and its WN / 16 fragments of B from
+        //         &Bs[kk][wc * WN + j * 16]. What is ldm? Then mma_sync every pair (i, j)
+        //         into acc[i][j].
+        (void)wr; (void)wc;
+
+        __syncthreads();
+    }
+
+    // TODO 3: for every accumulator: store it into Cs[warp] (ldm 16, row-major), make
+    //         sure the whole warp's stores are done, copy the elements that lie inside
+    //         C (lane, lane + 32, ...: element e is row e / 16, column e % 16 of the
+    //         fragment at rows row0 + wr * WM + i * 16, columns col0 + wc * WN + j * 16),
+    //         and make sure every lane has read Cs before the next fragment overwrites it.
+    (void)Cs; (void)lane; (void)C; (void)FK;
+}
+
+// Stops the program with a message when a CUDA call fails.
+#define CHECK(call)                                                              \
+    do {                                                                         \
+        cudaError_t err_ = (call);                                               \
+        if (err_ != cudaSuccess) {                                               \
+            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                  \
+                    cudaGetErrorString(err_));                                   \
+            exit(1);                                                             \
+        }                                                                        \
+    } while (0)
+
+void tcMatMul(const float *A_h, const float *B_h, float *C_h, int m, int k, int n, int precision)
+{
+    size_t bytesA = (size_t)m * k * sizeof(float);
+    size_t bytesB = (size_t)k * n * sizeof(float);
+    size_t bytesC = (size_t)m * n * sizeof(float);
+    float *A_d, *B_d, *C_d;
+    CHECK(cudaMalloc((void **)&A_d, bytesA));
+    CHECK(cudaMalloc((void **)&B_d, bytesB));
+    CHECK(cudaMalloc((void **)&C_d, bytesC));
+    CHECK(cudaMemcpy(A_d, A_h, bytesA, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(B_d, B_h, bytesB, cudaMemcpyHostToDevice));
+
+    dim3 grid((n + BN - 1) / BN, (m + BM - 1) / BM);
+    if (precision == 16)
+        tcMatMulKernel<true><<<grid, THREADS>>>(A_d, B_d, C_d, m, k, n);
+    else
+        tcMatMulKernel<false><<<grid, THREADS>>>(A_d, B_d, C_d, m, k, n);
+    CHECK(cudaGetLastError());
+
+    CHECK(cudaMemcpy(C_h, C_d, bytesC, cudaMemcpyDeviceToHost));
+    CHECK(cudaFree(A_d));
+    CHECK(cudaFree(B_d));
+    CHECK(cudaFree(C_d));
+}
