@@ -2,6 +2,7 @@
 #include "barriers.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -438,7 +439,7 @@ static const struct spec_dataset *dataset_of(const struct lab_spec *s, const str
 }
 
 /* Runs build b of the student program once; tool: compute-sanitizer's path (GPU) or
- * NULL. */
+ * NULL. -ECANCELED: an earlier run stopped the grading's runs (subrun.h). */
 static int run_once(const struct barriers_context *ctx, const struct build_result *b,
 		    const char *tool, const char *toolname, const char *request,
 		    const char *result, const char *events, const char *schedule,
@@ -453,14 +454,14 @@ static int run_once(const struct barriers_context *ctx, const struct build_resul
 			NULL };
 	const char *argv[9];
 	memcheck_command(argv, tool, toolname, b->program, request, result);
-	struct runner_opts o = {
-		.argv = (char *const *)argv,
-		.env = env,
-		.cwd = ctx->tmp,
-		.timeout_ms = 20 * ctx->timeout_ms,
-		.output_cap = 256 * 1024,
+	char what[96];
+	snprintf(what, sizeof what, "the barriers check (%s)",
+		 toolname ? toolname : schedule ? schedule : "race checker");
+	struct subrun_call c = {
+		.b = b, .argv = argv, .env = env, .reads = { request }, .writes = { result, events },
+		.timeout_ms = 20 * ctx->timeout_ms, .output_cap = 256 * 1024, .what = what,
 	};
-	return runner_run(&o, res);
+	return subrun_run(ctx->runs, &c, res);
 }
 
 /* Compares the outputs in result with those in expected (the reference's, or another
@@ -507,7 +508,12 @@ static void schedule_checks(const struct barriers_context *ctx, const struct bui
 			    struct barriers_findings *fs, FILE *notes)
 {
 	char order[2][48];
-	if (access(forward, R_OK) != 0) {
+	struct stat st;
+	if (subrun_stopped(ctx->runs, request)) {
+		fprintf(notes, "warp orders not compared: %s\n", subrun_stopped(ctx->runs, request));
+		return;
+	}
+	if (stat(forward, &st) != 0 || st.st_size == 0) {
 		fprintf(notes, "warp orders not compared: the program gave no result on dataset %s\n",
 			d->name);
 		return;
@@ -552,8 +558,13 @@ static void emulator_checks(const struct barriers_context *ctx, const struct bui
 	snprintf(result, sizeof result, "%s/%s.barriers", ctx->tmp, d->name);
 	snprintf(events, sizeof events, "%s.events", result);
 	struct runner_result res;
-	if (run_once(ctx, b, NULL, NULL, request, result, events, NULL, &res) < 0) {
-		fprintf(notes, "could not start the program for the race check\n");
+	int rc = run_once(ctx, b, NULL, NULL, request, result, events, NULL, &res);
+	if (rc < 0) {
+		if (rc == -ECANCELED)
+			fprintf(notes, "the race check did not run: %s\n",
+				subrun_stopped(ctx->runs, request));
+		else
+			fprintf(notes, "could not start the program for the race check\n");
 		return;
 	}
 	barriers_scan_events(events, fs);

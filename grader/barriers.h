@@ -27,6 +27,7 @@
 #include "diag.h"
 #include "report.h"
 #include "spec.h"
+#include "subrun.h"
 
 enum barriers_severity { BARRIERS_ERROR, BARRIERS_WARNING };
 
@@ -88,6 +89,7 @@ struct barriers_context {
 	const char *tmp;         /* the grading run's scratch folder */
 	uint64_t seed;           /* the grading's seed (datagen_request_file) */
 	unsigned timeout_ms;     /* per run of the student program */
+	struct subrun *runs;     /* how the programs run (sandbox, fail fast) */
 };
 
 /* Runs a check of kind barriers and adds its test to r. Returns 0, or a negative code

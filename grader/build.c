@@ -12,17 +12,21 @@
 #include "emu_device.h"
 #include "fsutil.h"
 #include "glue.h"
+#include "incl.h"
 #include "nvccdiag.h"
 #include "paths.h"
 #include "runner.h"
+#include "sandbox.h"
 
 #define BUILD_TIMEOUT_MS (300u * 1000u)
 #define MAX_ARGS 64
 
-/* One compiler invocation. */
+/* One compiler invocation; in the sandbox when view is set. */
 struct compile {
 	const char *argv[MAX_ARGS];
 	int argc;
+	const struct sandbox_view *view;
+	const char *cwd;
 	struct runner_result res;
 	int rc;
 };
@@ -39,8 +43,10 @@ static void *compile_run(void *p)
 	struct compile *c = p;
 	struct runner_opts o = {
 		.argv = (char *const *)c->argv,
+		.cwd = c->cwd,
 		.timeout_ms = BUILD_TIMEOUT_MS,
 		.output_cap = 256 * 1024,
+		.sandbox = c->view,
 	};
 	c->rc = runner_run(&o, &c->res);
 	return NULL;
@@ -57,6 +63,11 @@ struct job {
 	const char *main_source;     /* the file handed to the compiler */
 	char *glue;                  /* generated text, or NULL for standalone builds */
 	const char *user_source;     /* what the student wrote (hashed) */
+	char *hidden[2];             /* the lab collection and the lab's kernels (realpaths),
+				      * whose files it may not include */
+	char *user_dir;              /* its folder (realpath): the build sees its sources
+				      * and may include nothing else (incl.h); NULL: the lab's
+				      * own code, built unsandboxed */
 	char *tool, *harness, *emulib;
 	char **flags;
 	unsigned n_flags;
@@ -68,6 +79,9 @@ struct job {
 static void job_release(struct job *j)
 {
 	free(j->glue);
+	free(j->user_dir);
+	free(j->hidden[0]);
+	free(j->hidden[1]);
 	free(j->tool);
 	free(j->harness);
 	free(j->emulib);
@@ -86,6 +100,8 @@ static void job_hash(const struct job *j, char hex[33])
 	if (j->glue)
 		fs_hash_str(&h, j->glue);
 	fs_hash_file(&h, j->user_source);
+	if (j->user_dir)
+		incl_hash_folder(&h, j->user_dir);
 	for (unsigned i = 0; i < j->n_flags; i++)
 		fs_hash_str(&h, j->flags[i]);
 	if (j->lab) {
@@ -107,7 +123,6 @@ static void job_hash(const struct job *j, char hex[33])
 	fs_hash_hex(&h, hex);
 }
 
-/* Fills the compiler command lines for the job, building into DIR. */
 /* pmpplab perf (issue 8): GPU lab programs get pl_timing's real timing loop
  * (-DPMPPLAB_HARNESS_GPU) and a run path to the toolkit's lib folder, where pl_timing
  * dlopens libcupti (it falls back to CUDA events when that fails); emulator lab programs
@@ -140,11 +155,12 @@ static void timing_flags(const struct job *j, struct compile *host, char *rpath,
 	arg(host, lib);
 }
 
+/* Fills the compiler command lines for the job, writing into DIR/host and DIR/ptx. */
 static int job_commands(const struct job *j, const char *dir, struct compile *host,
-			struct compile *ptx, char paths[11][PATH_MAX])
+			struct compile *ptx, char paths[12][PATH_MAX])
 {
-	snprintf(paths[0], PATH_MAX, "%s/prog", dir);
-	snprintf(paths[1], PATH_MAX, "%s/prog.ptx", dir);
+	snprintf(paths[0], PATH_MAX, "%s/host/prog", dir);
+	snprintf(paths[1], PATH_MAX, "%s/ptx/prog.ptx", dir);
 	snprintf(paths[2], PATH_MAX, "-I%s", j->harness);
 	snprintf(paths[3], PATH_MAX, "%s/pl_harness.c", j->harness);
 	snprintf(paths[4], PATH_MAX, "%s/pl_io.c", j->harness);
@@ -169,7 +185,12 @@ static int job_commands(const struct job *j, const char *dir, struct compile *ho
 		arg(host, paths[2]);
 	arg(host, "-o");
 	arg(host, paths[0]);
-	arg(host, j->main_source);
+	if (j->user_dir) { /* the files it read, for incl_refused: of the last input */
+		snprintf(paths[11], PATH_MAX, "%s/host/deps.d", dir);
+		arg(host, "-MD");
+		arg(host, "-MF");
+		arg(host, paths[11]);
+	}
 	if (j->lab) {
 		snprintf(paths[6], PATH_MAX, "%s/pl_timing.c", j->harness);
 		snprintf(paths[8], PATH_MAX, "%s/pl_counters.c", j->harness);
@@ -179,6 +200,7 @@ static int job_commands(const struct job *j, const char *dir, struct compile *ho
 		arg(host, paths[8]);
 		timing_flags(j, host, paths[7], paths[9], paths[10]);
 	}
+	arg(host, j->main_source);
 	if (j->backend == BACKEND_AUTO)
 		arg(host, "-lm");
 	if (j->backend == BACKEND_EMU) {
@@ -217,16 +239,114 @@ static char *join_logs(const struct compile *a, const struct compile *b)
 	return out;
 }
 
+/* The view of a compile of student code: its folder's sources (a copy, COPY) at their
+ * place, the glue, the harness and the emulator runtime; OUT writable (a folder of its
+ * own: the host and PTX compiles run at once, each as its own uid). */
+static void build_view(const struct job *j, const char *out, const char *copy,
+		       struct sandbox_view *v)
+{
+	*v = (struct sandbox_view){ .profile = SANDBOX_BUILD, .gpu = j->backend == BACKEND_GPU,
+				    .copy_from = copy, .copy_at = j->user_dir, .cwd = out,
+				    .timeout_ms = BUILD_TIMEOUT_MS };
+	sandbox_view_rw(v, out);
+	sandbox_view_ro(v, j->main_source);
+	sandbox_view_ro(v, j->harness);
+	sandbox_view_ro(v, j->emulib);
+}
+
+/* The folders a submission may include from besides its own (incl.h). */
+static char *include_refused(const struct job *j, const char *tmp, const char *cwd,
+			     const char *deps, int *err)
+{
+	char cuda[PATH_MAX] = "/usr/local/cuda", harness[PATH_MAX] = "", build[PATH_MAX] = "";
+	if (!realpath(j->tool, cuda) || !strrchr(cuda, '/'))
+		snprintf(cuda, sizeof(cuda), "/usr/local/cuda/bin/nvcc");
+	for (int up = 0; up < 2; up++)
+		*strrchr(cuda, '/') = '\0'; /* .../bin/nvcc -> the toolkit */
+	if (!realpath(j->harness, harness) || !realpath(tmp, build))
+		return NULL;
+	const char *sys[] = { cuda, harness, build, "/usr/include", "/usr/lib", "/usr/lib64",
+			      "/usr/local/include" };
+	char *root = paths_data_root();
+	char labs[PATH_MAX + 8] = "", kernels[PATH_MAX + 8] = "";
+	snprintf(labs, sizeof(labs), "%s/labs", root ? root : "/nonexistent");
+	snprintf(kernels, sizeof(kernels), "%s/kernels", root ? root : "/nonexistent");
+	free(root);
+	const char *hidden[4] = { labs, kernels };
+	unsigned n_hidden = 2;
+	for (int i = 0; i < 2; i++)
+		if (j->hidden[i])
+			hidden[n_hidden++] = j->hidden[i];
+	struct incl_rules r = { .own = j->user_dir, .system = sys, .n_system = 7,
+				.hidden = hidden, .n_hidden = n_hidden };
+	return incl_refused(deps, cwd, &r, err);
+}
+
+/* Where the refused file BAD was included: the preprocessor's line markers, host side,
+ * then device side (an #include under __CUDA_ARCH__). */
+static void locate_refused(const struct job *j, const char *out, const struct sandbox_view *v,
+			   const char *bad, struct diag_list *diags)
+{
+	char pre[PATH_MAX], incl[PATH_MAX + 2];
+	snprintf(pre, sizeof(pre), "%s/pre.ii", out);
+	snprintf(incl, sizeof(incl), "-I%s", j->harness);
+	char *file = NULL;
+	unsigned line = 0;
+	for (int device = 0; device < 2 && !file; device++) {
+		struct compile e = { .view = v, .cwd = out };
+		arg(&e, j->tool);
+		arg(&e, "-E");
+		if (device)
+			arg(&e, "-ptx");
+		arg(&e, "-Wno-deprecated-gpu-targets");
+		if (j->lab)
+			arg(&e, "-DPMPPLAB_HARNESS_CUDA");
+		for (unsigned i = 0; i < j->n_flags; i++)
+			arg(&e, j->flags[i]);
+		arg(&e, incl);
+		arg(&e, "-o");
+		arg(&e, pre);
+		arg(&e, j->main_source);
+		compile_run(&e);
+		runner_result_release(&e.res);
+		if (incl_locate(pre, bad, &file, &line) < 0)
+			file = NULL;
+	}
+	diag_add(diags, DIAG_ERROR, file ? file : j->user_source, file ? line : 0, 0,
+		 "#include of %s refused: a submission may include the CUDA and system headers and the files of its own folder (%s), nothing else (not the lab's solution or reference)",
+		 bad, j->user_dir);
+	free(file);
+}
+
+/* Compiler errors about a file it could not open: in the sandbox, only the submission's
+ * folder and the system's headers are there, which is worth saying. */
+static void note_missing_files(struct diag_list *diags, unsigned from)
+{
+	unsigned n = diags->n;
+	for (unsigned i = from; i < n; i++) {
+		const struct diag *d = &diags->items[i];
+		if (d->severity == DIAG_ERROR && (strstr(d->message, "cannot open source file") ||
+						  strstr(d->message, "No such file or directory")))
+			diag_add(diags, DIAG_NOTE, d->file, d->line, d->col,
+				 "a submission is built seeing the CUDA and system headers and its own folder only");
+	}
+}
+
 /* Compiles into a private folder, then renames it into place (atomic for other graders
- * sharing the cache). */
+ * sharing the cache). Student code compiles in the sandbox and may include only what
+ * incl.h allows. */
 static int job_compile(const struct job *j, const char *final_dir, struct build_result *out)
 {
 	char tmp[PATH_MAX];
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d.%lx", final_dir, (int)getpid(), (unsigned long)pthread_self());
-	int rc = paths_mkdirs(tmp);
-	if (rc < 0)
-		return rc;
-	char src[PATH_MAX];
+	char src[PATH_MAX], copy[PATH_MAX + 8], deps[PATH_MAX + 16], dirs[2][PATH_MAX + 8];
+	snprintf(copy, sizeof(copy), "%s/src", tmp);
+	snprintf(dirs[0], sizeof(dirs[0]), "%s/host", tmp);
+	snprintf(dirs[1], sizeof(dirs[1]), "%s/ptx", tmp);
+	snprintf(deps, sizeof(deps), "%s/deps.d", dirs[0]);
+	int rc = paths_mkdirs(dirs[0]);
+	if (rc < 0 || (rc = paths_mkdirs(dirs[1])) < 0)
+		goto out_remove;
 	struct job local = *j;
 	if (j->glue) {
 		snprintf(src, sizeof(src), "%s/glue.%s", tmp, j->backend == BACKEND_AUTO ? "c" : "cu");
@@ -234,8 +354,15 @@ static int job_compile(const struct job *j, const char *final_dir, struct build_
 			goto out_remove;
 		local.main_source = src;
 	}
-	struct compile host = { 0 }, ptx = { 0 };
-	char paths[11][PATH_MAX];
+	struct sandbox_view views[2];
+	bool boxed = j->user_dir && sandbox_enabled();
+	if (boxed && (rc = incl_copy_folder(j->user_dir, copy)) < 0)
+		goto out_remove;
+	build_view(&local, dirs[0], boxed ? copy : NULL, &views[0]);
+	build_view(&local, dirs[1], boxed ? copy : NULL, &views[1]);
+	struct compile host = { .view = j->user_dir ? &views[0] : NULL, .cwd = dirs[0] };
+	struct compile ptx = { .view = j->user_dir ? &views[1] : NULL, .cwd = dirs[1] };
+	char paths[12][PATH_MAX];
 	job_commands(&local, tmp, &host, &ptx, paths);
 	pthread_t thr;
 	bool threaded = ptx.argc && pthread_create(&thr, NULL, compile_run, &ptx) == 0;
@@ -244,6 +371,7 @@ static int job_compile(const struct job *j, const char *final_dir, struct build_
 		pthread_join(thr, NULL);
 	else if (ptx.argc)
 		compile_run(&ptx);
+	sandbox_reclaim(tmp);
 	out->ms_host = host.res.wall_ms;
 	out->ms_ptx = ptx.res.wall_ms;
 	out->log = join_logs(&host, &ptx);
@@ -252,16 +380,37 @@ static int job_compile(const struct job *j, const char *final_dir, struct build_
 	if (ptx.argc && compile_ok(&host) && !compile_ok(&ptx))
 		nvccdiag_parse(ptx.res.err ? ptx.res.err : "", &out->diags);
 	bool ok = compile_ok(&host) && (!ptx.argc || compile_ok(&ptx));
+	bool no_sandbox = host.res.status == RUNNER_NO_SANDBOX || ptx.res.status == RUNNER_NO_SANDBOX;
+	if (boxed)
+		note_missing_files(&out->diags, 0);
 	if (!ok && host.rc == 0 && host.res.status == RUNNER_TIMEOUT)
 		diag_add(&out->diags, DIAG_ERROR, NULL, 0, 0,
 			 "the compiler ran for more than %u s and was stopped", BUILD_TIMEOUT_MS / 1000);
 	if (!ok && diag_count(&out->diags, DIAG_ERROR) == 0)
 		diag_add(&out->diags, DIAG_ERROR, NULL, 0, 0, "the build failed:\n%s",
 			 out->log ? out->log : "(no output)");
+	int err = 0;
+	char *bad = ok && j->user_dir ? include_refused(&local, tmp, dirs[0], deps, &err) : NULL;
+	if (bad)
+		locate_refused(&local, dirs[0], &views[0], bad, &out->diags);
+	else if (err)
+		diag_add(&out->diags, DIAG_ERROR, j->user_source, 0, 0,
+			 "the compiler's list of included files (%s) cannot be read: %s", deps, strerror(-err));
+	ok &= !bad && !err;
+	free(bad);
 	runner_result_release(&host.res);
 	runner_result_release(&ptx.res);
-	rc = ok ? 0 : -ENOEXEC;
-	if (ok && rename(tmp, final_dir) != 0 && access(final_dir, F_OK) != 0)
+	rc = no_sandbox ? -EPERM : ok ? 0 : -ENOEXEC;
+	/* The outputs up into the folder that becomes the cache entry. */
+	if (ok && (rename(paths[0], strcat(dirs[0], "/../prog")) != 0 ||
+		   (ptx.argc && rename(paths[1], strcat(dirs[1], "/../prog.ptx")) != 0)))
+		rc = -errno;
+	snprintf(dirs[0], sizeof(dirs[0]), "%s/host", tmp);
+	snprintf(dirs[1], sizeof(dirs[1]), "%s/ptx", tmp);
+	fs_remove_tree(dirs[0]);
+	fs_remove_tree(dirs[1]);
+	fs_remove_tree(copy);
+	if (rc == 0 && rename(tmp, final_dir) != 0 && access(final_dir, F_OK) != 0)
 		rc = -errno;
 out_remove:
 	fs_remove_tree(tmp);
@@ -342,6 +491,21 @@ static int job_tools(struct job *j, struct diag_list *errs)
 	return 0;
 }
 
+/* The realpath of PATH's folder, UP levels above (1: the folder it is in), or NULL. */
+static char *folder_of(const char *path, int up)
+{
+	char real[PATH_MAX];
+	if (!realpath(path, real))
+		return NULL;
+	for (int i = 0; i < up; i++) {
+		char *slash = strrchr(real, '/');
+		if (!slash)
+			return NULL;
+		slash[slash == real] = '\0'; /* "/x" -> "/" */
+	}
+	return strdup(real);
+}
+
 int build_lab(const struct lab_spec *spec, const char *source, enum backend_kind backend,
 	      struct build_result *out, struct diag_list *errs)
 {
@@ -356,7 +520,12 @@ int build_lab(const struct lab_spec *spec, const char *source, enum backend_kind
 	for (unsigned i = 0; i < spec->checks_count; i++) /* issue 6 */
 		j.want_ptx |= backend == BACKEND_GPU && (spec->checks[i].kind == SPEC_CHECK_BARRIERS ||
 							 spec->checks[i].kind == SPEC_CHECK_OPTIMISATIONS);
-	int rc = job_tools(&j, errs);
+	char *ref = spec_path(spec, spec->reference.file);
+	j.user_dir = folder_of(abs, 1);
+	j.hidden[0] = spec->dir ? folder_of(spec->dir, 1) : NULL;
+	j.hidden[1] = ref ? folder_of(ref, 2) : NULL;
+	free(ref);
+	int rc = j.user_dir ? job_tools(&j, errs) : -ENOMEM;
 	if (rc == 0) {
 		j.glue = glue_generate(spec, abs, spec->entry.function);
 		rc = j.glue ? job_run(&j, out, errs) : -ENOMEM;
@@ -391,8 +560,9 @@ int build_standalone(const char *source, enum backend_kind backend, struct build
 		diag_add(errs, DIAG_ERROR, source, 0, 0, "cannot read: %s", strerror(errno));
 		return -errno;
 	}
-	struct job j = { .backend = backend, .user_source = abs, .main_source = abs };
-	int rc = job_tools(&j, errs);
+	struct job j = { .backend = backend, .user_source = abs, .main_source = abs,
+			 .user_dir = folder_of(abs, 1) };
+	int rc = j.user_dir ? job_tools(&j, errs) : -ENOMEM;
 	if (rc == 0)
 		rc = job_run(&j, out, errs);
 	job_release(&j);

@@ -3,9 +3,11 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "build.h"
@@ -20,6 +22,9 @@
 #include "optim.h"
 #include "perf.h" /* pmpplab perf (issue 8) */
 #include "runner.h"
+#include "sandbox.h"
+#include "scratch.h"
+#include "subrun.h"
 
 /* Everything one grading run carries between its steps. */
 struct grading {
@@ -28,10 +33,13 @@ struct grading {
 	enum backend_kind backend;
 	struct report *report;
 	struct diag_list *diags;
-	struct build_result prog, ref;
+	struct build_result prog, ref_build;
 	struct build_result emu;  /* gpu: the submission built for the emulator too */
 	int emu_rc;               /* 1 not built yet, 0 built, < 0 could not build */
-	char tmp[64];
+	char tmp[64];             /* the grading's folder (scratch.h), holding: */
+	char box[80];             /*   the inputs and what the program writes: all it sees */
+	char ref[80];             /*   the expected outputs: the grader's only */
+	struct subrun runs;       /* every run of the submission (sandbox, fail fast) */
 	const char *source;
 };
 
@@ -114,34 +122,58 @@ static int do_build(struct grading *g)
 	return 0;
 }
 
-/* Runs ARGV (B's program, under a tool or not) in the grading folder, with the
- * emulator's environment where B is an emulator build. RESULT names the events file. */
+/* Runs ARGV (B's program, under a tool or not) on REQUEST, writing RESULT (and its
+ * events; LOG: a tool's file, may be NULL), with the emulator's environment where B is
+ * an emulator build. WHAT names the run in messages. */
 static int run_argv(struct grading *g, const struct build_result *b, const char **argv,
-		    const char *result, unsigned timeout_ms, struct runner_result *res)
+		    const char *request, const char *result, const char *log,
+		    unsigned timeout_ms, const char *what, struct runner_result *res)
 {
-	char ptx_env[PATH_MAX + 32], events_env[PATH_MAX + 32];
+	char ptx_env[PATH_MAX + 32], events_env[PATH_MAX + 32], events[PATH_MAX];
 	snprintf(ptx_env, sizeof(ptx_env), "PMPPLAB_EMU_PTX=%s", b->ptx ? b->ptx : "");
-	snprintf(events_env, sizeof(events_env), "PMPPLAB_EVENTS=%s.events", result);
+	snprintf(events, sizeof(events), "%s.events", result);
+	snprintf(events_env, sizeof(events_env), "PMPPLAB_EVENTS=%s", events);
 	char *env[] = { ptx_env, events_env, NULL };
-	struct runner_opts o = {
-		.argv = (char *const *)argv,
-		.env = b->ptx ? env : NULL,
-		.cwd = g->tmp,
-		.timeout_ms = timeout_ms,
-		.output_cap = 64 * 1024,
+	struct subrun_call c = {
+		.b = b, .argv = argv, .env = b->ptx ? env : NULL,
+		.reads = { request }, .writes = { result, events, log },
+		.timeout_ms = timeout_ms, .output_cap = 64 * 1024, .what = what,
 	};
-	return runner_run(&o, res);
+	return subrun_run(&g->runs, &c, res);
 }
 
 /* Runs PROGRAM on REQUEST, writing RESULT; under compute-sanitizer's memcheck when
  * WRAPPER_TOOL names it. */
 static int run_program(struct grading *g, const struct build_result *b, const char *request,
 		       const char *result, unsigned timeout_ms, struct runner_result *res,
-		       const char *wrapper_tool)
+		       const char *wrapper_tool, const char *what)
 {
 	const char *argv[9];
 	memcheck_command(argv, wrapper_tool, "memcheck", b->program, request, result);
-	return run_argv(g, b, argv, result, timeout_ms, res);
+	return run_argv(g, b, argv, request, result, NULL, timeout_ms, what, res);
+}
+
+/* The lab's CPU reference on REQUEST, writing the expected outputs where only the grader
+ * looks: the lab's own code, not sandboxed. */
+static int run_reference(struct grading *g, const char *request, const char *expected,
+			 struct runner_result *res)
+{
+	const char *argv[] = { g->ref_build.program, request, expected, NULL };
+	struct runner_opts o = { .argv = (char *const *)argv, .cwd = g->ref,
+				 .timeout_ms = 120 * 1000, .output_cap = 64 * 1024 };
+	return runner_run(&o, res);
+}
+
+/* A check or dataset (its input REQUEST) not run because an earlier run would only be
+ * repeated (subrun.h). */
+static bool skipped(struct grading *g, const char *request, const char *label, double points)
+{
+	const char *why = subrun_stopped(&g->runs, request);
+	if (why)
+		report_add(g->report, label, points, false,
+			   "not run: %s, and running it again would only repeat that (see the first failure above)",
+			   why);
+	return why != NULL;
 }
 
 static unsigned lab_timeout_ms(const struct lab_spec *s)
@@ -155,6 +187,14 @@ static void report_run_failure(struct grading *g, const char *label, const struc
 	char how[128];
 	runner_describe(res, lab_timeout_ms(g->spec), how, sizeof(how));
 	const char *advice = "";
+	if (res->status == RUNNER_FLOOD) {
+		char head[2048];
+		subrun_head(res->out && *res->out ? res->out : res->err, 12, head, sizeof(head));
+		report_add(g->report, label, 0, false,
+			   "The program %s.\nPrinting in a loop, or in a kernel that every thread runs, does this: print a few values, not every element. The first lines it wrote:\n%s",
+			   how, head);
+		return;
+	}
 	if (res->status == RUNNER_TIMEOUT)
 		advice = "\nA loop that never ends, or a __syncthreads() that not every thread of the block reaches, keeps a kernel running forever.";
 	else if (res->status == RUNNER_SIGNALED)
@@ -229,17 +269,20 @@ static void grade_dataset(struct grading *g, unsigned index)
 {
 	const struct spec_dataset *d = &g->spec->datasets[index];
 	char *label = dataset_label(d);
-	char request[128], expected[128], actual[128];
-	snprintf(request, sizeof(request), "%s/%s.in", g->tmp, d->name);
-	snprintf(expected, sizeof(expected), "%s/%s.expected", g->tmp, d->name);
-	snprintf(actual, sizeof(actual), "%s/%s.out", g->tmp, d->name);
+	char request[160], expected[160], actual[160], what[96];
+	snprintf(request, sizeof(request), "%s/%s.in", g->box, d->name);
+	snprintf(expected, sizeof(expected), "%s/%s.expected", g->ref, d->name);
+	snprintf(actual, sizeof(actual), "%s/%s.out", g->box, d->name);
+	snprintf(what, sizeof(what), "dataset %s", d->name);
 	char err[256] = "";
+	if (skipped(g, request, label, d->points))
+		goto out;
 	if (datagen_request_file(g->spec, d, g->report->seed, request, err, sizeof(err)) < 0) {
 		report_add(g->report, label, d->points, false, "could not prepare the inputs: %s", err);
 		goto out;
 	}
 	struct runner_result rr, sr;
-	if (run_program(g, &g->ref, request, expected, 120 * 1000, &rr, NULL) < 0 ||
+	if (run_reference(g, request, expected, &rr) < 0 ||
 	    rr.status != RUNNER_EXITED || rr.exit_code != 0) {
 		report_add(g->report, label, d->points, false,
 			   "the lab's CPU reference failed on this dataset (a bug in the lab, not your code)\n%s",
@@ -248,8 +291,9 @@ static void grade_dataset(struct grading *g, unsigned index)
 		goto out;
 	}
 	runner_result_release(&rr);
-	if (run_program(g, &g->prog, request, actual, lab_timeout_ms(g->spec), &sr, NULL) < 0) {
-		report_add(g->report, label, d->points, false, "could not start the program");
+	int rc = run_program(g, &g->prog, request, actual, lab_timeout_ms(g->spec), &sr, NULL, what);
+	if (rc < 0) {
+		report_add(g->report, label, d->points, false, "could not start the program: %s", strerror(-rc));
 		goto out;
 	}
 	if (sr.status != RUNNER_EXITED || sr.exit_code != 0) {
@@ -316,11 +360,12 @@ static bool emu_memcheck(struct grading *g, const char *request, const char *act
 	const struct build_result *twin = emu_twin(g);
 	if (!twin)
 		return false;
-	char result[160], events[176];
+	char result[176], events[192];
 	snprintf(result, sizeof(result), "%s.emu", actual);
 	snprintf(events, sizeof(events), "%s.events", result);
 	struct runner_result res;
-	if (run_program(g, twin, request, result, 12 * lab_timeout_ms(g->spec), &res, NULL) < 0)
+	if (run_program(g, twin, request, result, 12 * lab_timeout_ms(g->spec), &res, NULL,
+			"memcheck (the emulator build)") < 0)
 		return false;
 	bool found = memcheck_scan(res.out, events, f) || memcheck_scan(res.err, events, f);
 	runner_result_release(&res);
@@ -334,24 +379,27 @@ static void grade_memcheck(struct grading *g, const struct spec_check *c)
 {
 	const struct spec_dataset *d = check_dataset(g->spec, c);
 	progress(g, GRADE_STAGE_CHECK, 0, 1, "memcheck");
-	char request[128], actual[128], events[160], err[160] = "";
-	snprintf(request, sizeof(request), "%s/%s.in", g->tmp, d->name);
+	char request[160], actual[160], events[176], err[160] = "";
+	snprintf(request, sizeof(request), "%s/%s.in", g->box, d->name);
+	if (skipped(g, request, "memcheck", c->points))
+		return;
 	if (datagen_request_file(g->spec, d, g->report->seed, request, err, sizeof(err)) < 0) {
 		report_add(g->report, "memcheck", c->points, false,
 			   "could not prepare the inputs of dataset %s: %s", d->name, err);
 		return;
 	}
-	snprintf(actual, sizeof(actual), "%s/%s.memcheck", g->tmp, d->name);
+	snprintf(actual, sizeof(actual), "%s/%s.memcheck", g->box, d->name);
 	snprintf(events, sizeof(events), "%s.events", actual);
 	bool gpu = g->backend == BACKEND_GPU;
 	char *sanitizer = gpu ? paths_cuda_tool("compute-sanitizer") : NULL;
 	struct runner_result res;
 	int rc = run_program(g, &g->prog, request, actual, 12 * lab_timeout_ms(g->spec), &res,
-			     sanitizer);
+			     sanitizer, "memcheck");
 	bool ran = rc == 0 && res.status == RUNNER_EXITED && res.exit_code == 0;
 	struct memcheck_finding f;
 	if (rc < 0) {
-		report_add(g->report, "memcheck", c->points, false, "could not start the program");
+		report_add(g->report, "memcheck", c->points, false, "could not start the program: %s",
+			   strerror(-rc));
 	} else if (memcheck_scan(res.out, events, &f) || memcheck_scan(res.err, events, &f)) {
 		report_add(g->report, "memcheck", c->points, false, "%s", f.text);
 	} else if (ran && emu_memcheck(g, request, actual, &f)) {
@@ -390,9 +438,9 @@ static int grade_performance(struct grading *g, const struct spec_check *c)
 {
 	progress(g, GRADE_STAGE_CHECK, 0, 1, "performance");
 	struct perf_context ctx = {
-		.spec = g->spec, .backend = g->backend, .student = &g->prog, .tmp = g->tmp,
+		.spec = g->spec, .backend = g->backend, .student = &g->prog, .tmp = g->box,
 		.student_source = g->source, .seed = g->report->seed,
-		.timeout_ms = lab_timeout_ms(g->spec), .quick = g->opts->quick,
+		.timeout_ms = lab_timeout_ms(g->spec), .quick = g->opts->quick, .runs = &g->runs,
 	};
 	return perf_grade(&ctx, c, g->report, g->diags);
 }
@@ -402,9 +450,9 @@ static int grade_optimisations(struct grading *g, const struct spec_check *c)
 {
 	progress(g, GRADE_STAGE_CHECK, 0, 1, "optimisations");
 	struct perf_context ctx = {
-		.spec = g->spec, .backend = g->backend, .student = &g->prog, .tmp = g->tmp,
+		.spec = g->spec, .backend = g->backend, .student = &g->prog, .tmp = g->box,
 		.student_source = g->source, .seed = g->report->seed,
-		.timeout_ms = lab_timeout_ms(g->spec), .quick = g->opts->quick,
+		.timeout_ms = lab_timeout_ms(g->spec), .quick = g->opts->quick, .runs = &g->runs,
 	};
 	return optim_grade(&ctx, c, g->report, g->diags);
 }
@@ -414,8 +462,8 @@ static int grade_barriers(struct grading *g, const struct spec_check *c)
 {
 	progress(g, GRADE_STAGE_CHECK, 0, 1, "barriers");
 	struct barriers_context ctx = {
-		.spec = g->spec, .backend = g->backend, .student = &g->prog, .tmp = g->tmp,
-		.seed = g->report->seed, .timeout_ms = lab_timeout_ms(g->spec),
+		.spec = g->spec, .backend = g->backend, .student = &g->prog, .tmp = g->box,
+		.seed = g->report->seed, .timeout_ms = lab_timeout_ms(g->spec), .runs = &g->runs,
 	};
 	ctx.emu_twin = emu_twin(g);
 	return barriers_grade(&ctx, c, g->report, g->diags);
@@ -447,10 +495,10 @@ static void grade_profile(struct grading *g)
 	}
 	progress(g, GRADE_STAGE_CHECK, 0, 1, NCU_REPORT_TEST);
 	char *ncu = paths_cuda_tool("ncu");
-	char request[128], actual[128], log[160], why[400] = "";
-	snprintf(request, sizeof(request), "%s/%s.in", g->tmp, d->name);
-	snprintf(actual, sizeof(actual), "%s/%s.ncu", g->tmp, d->name);
-	snprintf(log, sizeof(log), "%s/%s.ncu.csv", g->tmp, d->name);
+	char request[160], actual[160], log[176], why[700] = "";
+	snprintf(request, sizeof(request), "%s/%s.in", g->box, d->name);
+	snprintf(actual, sizeof(actual), "%s/%s.ncu", g->box, d->name);
+	snprintf(log, sizeof(log), "%s/%s.ncu.csv", g->box, d->name);
 	const char *argv[16];
 	if (ncu)
 		ncu_command(argv, ncu, log, g->prog.program, request, actual);
@@ -460,11 +508,19 @@ static void grade_profile(struct grading *g)
 	struct ncu_profile *p = NULL;
 	if (!ncu)
 		snprintf(why, sizeof(why), "Nsight Compute (ncu) is not installed with the CUDA toolkit here");
+	else if (subrun_stopped(&g->runs, request))
+		snprintf(why, sizeof(why), "not run: %s", subrun_stopped(&g->runs, request));
 	else if (datagen_request_file(g->spec, d, g->report->seed, request, why, sizeof(why)) < 0)
 		; /* why says it */
-	else if ((rc = run_argv(g, &g->prog, argv, actual, 30 * lab_timeout_ms(g->spec), &res)) < 0)
+	else if ((rc = run_argv(g, &g->prog, argv, request, actual, log, 30 * lab_timeout_ms(g->spec),
+				"the profile (ncu)", &res)) < 0)
 		snprintf(why, sizeof(why), "ncu could not be started: %s", strerror(-rc));
-	else if (!(text = fs_read(log, NULL))) {
+	else if ((text = fs_read(log, NULL)) && strstr(text, "ERR_NVGPUCTRPERM"))
+		snprintf(why, sizeof(why),
+			 "the GPU driver lets only administrators read its counters (ERR_NVGPUCTRPERM)%s: allow them for all users (the nvidia module option NVreg_RestrictProfilingToAdminUsers=0)%s",
+			 res.sandboxed ? ", and the sandbox runs the program as an unprivileged user" : "",
+			 res.sandboxed ? ", or profile with --sandbox=off" : "");
+	else if (!text || !*text) {
 		char how[128];
 		runner_describe(&res, 30 * lab_timeout_ms(g->spec), how, sizeof(how));
 		snprintf(why, sizeof(why), "ncu wrote no table (it %s)", how);
@@ -496,7 +552,7 @@ static int grade_run(struct grading *g)
 	bool built = rc == 0;
 	if (built) {
 		progress(g, GRADE_STAGE_REFERENCE, 0, 1, NULL);
-		rc = build_reference(g->spec, &g->ref, g->diags);
+		rc = build_reference(g->spec, &g->ref_build, g->diags);
 		if (rc < 0)
 			return rc;
 	}
@@ -542,6 +598,36 @@ static int grade_run(struct grading *g)
 	return 0;
 }
 
+static void sweep_stale(void)
+{
+	char *cache = paths_cache_dir();
+	char build[PATH_MAX];
+	snprintf(build, sizeof(build), "%s/build", cache ? cache : "/tmp/pmpplab-cache");
+	scratch_sweep_stale(build);
+	free(cache);
+}
+
+/* Before the first grading of a process: the scratch folders that graders killed before
+ * they could remove them left behind; and the lab collection and the lab's kernels,
+ * which no sandbox may show even where they are installed under /usr. */
+static void hide_lab(const struct lab_spec *spec)
+{
+	static pthread_once_t swept = PTHREAD_ONCE_INIT;
+	pthread_once(&swept, sweep_stale);
+	char *labs = spec->dir ? strdup(spec->dir) : NULL;
+	char *slash = labs ? strrchr(labs, '/') : NULL;
+	if (slash && slash != labs) {
+		*slash = '\0';
+		sandbox_hide(labs);
+	}
+	char *ref = spec_path(spec, spec->reference.file);
+	for (int up = 0; ref && up < 2 && (slash = strrchr(ref, '/')) && slash != ref; up++)
+		*slash = '\0';
+	sandbox_hide(ref);
+	free(labs);
+	free(ref);
+}
+
 int grade_lab(const struct lab_spec *spec, const struct grade_opts *opts, struct report **out,
 	      struct diag_list *diags)
 {
@@ -560,17 +646,30 @@ int grade_lab(const struct lab_spec *spec, const struct grade_opts *opts, struct
 		free(student);
 		return -ENOENT;
 	}
+	char why[1024];
+	if (runner_sandbox_check(g.backend == BACKEND_GPU, why, sizeof(why)) < 0) {
+		diag_add(diags, DIAG_ERROR, NULL, 0, 0, "%s", why);
+		free(student);
+		return -EPERM;
+	}
+	hide_lab(spec);
 	uint64_t seed = opts->seed ? opts->seed : datagen_fresh_seed();
 	g.report = report_new(spec->id, g.source, backend_label(g.backend), seed);
-	snprintf(g.tmp, sizeof(g.tmp), "/tmp/pmpplab-run-XXXXXX");
-	bool made = g.report && mkdtemp(g.tmp); /* its random name may end in X too */
-	int rc = made ? 0 : errno ? -errno : -ENOMEM;
-	if (rc == 0)
+	int rc = g.report ? scratch_new(g.tmp, sizeof(g.tmp)) : -ENOMEM;
+	bool made = rc == 0;
+	snprintf(g.box, sizeof(g.box), "%s/box", g.tmp);
+	snprintf(g.ref, sizeof(g.ref), "%s/ref", g.tmp);
+	g.runs.box = g.box;
+	if (rc == 0 && (mkdir(g.box, 0711) != 0 || mkdir(g.ref, 0700) != 0))
+		rc = -errno;
+	if (rc == 0) {
+		g.report->sandboxed = sandbox_enabled();
 		rc = grade_run(&g);
+	}
 	if (made)
 		fs_remove_tree(g.tmp);
 	build_result_release(&g.prog);
-	build_result_release(&g.ref);
+	build_result_release(&g.ref_build);
 	build_result_release(&g.emu);
 	free(student);
 	progress(&g, GRADE_STAGE_DONE, 0, 0, NULL);

@@ -330,22 +330,21 @@ int perf_run(const struct perf_context *ctx, const struct build_result *b, const
 		env[n++] = (char *)extra;
 	const char *argv[] = { b->program, request, result, NULL };
 	unsigned timeout = 3 * ctx->timeout_ms + 30 * 1000;
-	struct runner_opts o = {
-		.argv = (char *const *)argv,
-		.env = env,
-		.cwd = ctx->tmp,
-		.timeout_ms = timeout,
-		.output_cap = 16 * 1024,
+	const char *events = extra && !strncmp(extra, "PMPPLAB_EVENTS=", 15) ? extra + 15 : NULL;
+	struct subrun_call call = {
+		.b = b, .argv = argv, .env = env, .reads = { request }, .writes = { result, events },
+		.timeout_ms = timeout, .output_cap = 16 * 1024, .what = "the performance run",
+		.lab_code = b != ctx->student,
 	};
 	struct runner_result res;
-	unlink(result);
-	if (runner_run(&o, &res) < 0) {
-		snprintf(why, whylen, "could not start %s", b->program);
+	int rc = subrun_run(ctx->runs, &call, &res);
+	if (rc < 0) {
+		snprintf(why, whylen, rc == -ECANCELED ? "not run: %s" : "could not start %s",
+			 rc == -ECANCELED ? subrun_stopped(ctx->runs, request) : b->program);
 		return -1;
 	}
-	int rc = 0;
 	if (res.status != RUNNER_EXITED || res.exit_code != 0) {
-		char how[128];
+		char how[256];
 		runner_describe(&res, timeout, how, sizeof(how));
 		const char *err = res.err ? res.err : "";
 		size_t n = strlen(err);
@@ -582,7 +581,12 @@ int perf_grade(const struct perf_context *ctx, const struct spec_check *c, struc
 		return -ENOMEM;
 	int rc = 0;
 	int correct = perf_dataset_correct(r, d);
-	if (correct < 0)
+	char request[PATH_MAX];
+	snprintf(request, sizeof(request), "%s/%s.in", ctx->tmp, d->name);
+	if (subrun_stopped(ctx->runs, request))
+		report_add(r, name, c->points, false, "not run: %s, and running it again would only repeat that (see the first failure above)",
+			   subrun_stopped(ctx->runs, request));
+	else if (correct < 0)
 		report_add(r, name, 0, true, "NOT MEASURED in a quick run (dataset %s was skipped); grade fully to measure speed", d->name);
 	else if (!correct)
 		report_add(r, name, c->points, false, "not measured: the program's results on dataset %s are wrong (see its correctness test); speed counts only for correct results", d->name);

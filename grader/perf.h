@@ -28,6 +28,7 @@
 #include "harness/pl_io.h"
 #include "report.h"
 #include "spec.h"
+#include "subrun.h"
 
 #define PERF_MAX_RUNS 4
 
@@ -124,6 +125,7 @@ struct perf_context {
 	uint64_t seed;                      /* the run's seed: dataset i is generated with seed + i */
 	unsigned timeout_ms;                /* one run of the student program */
 	bool quick;                         /* a quick run: perf datasets were skipped */
+	struct subrun *runs;                /* how the programs run (sandbox, fail fast) */
 };
 
 /* One measured run of program B on REQUEST, with MODE (e.g. "PMPPLAB_COUNTERS=1") and

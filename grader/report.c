@@ -102,8 +102,8 @@ void report_write_text(FILE *f, const struct report *r, bool color)
 {
 	const char *green = color ? "\033[32m" : "", *red = color ? "\033[31m" : "";
 	const char *bold = color ? "\033[1m" : "", *off = color ? "\033[0m" : "";
-	fprintf(f, "%s%s%s: %s (backend %s, seed %llu)\n", bold, r->lab, off, r->submission,
-		r->backend, (unsigned long long)r->seed);
+	fprintf(f, "%s%s%s: %s (backend %s, seed %llu%s)\n", bold, r->lab, off, r->submission,
+		r->backend, (unsigned long long)r->seed, r->sandboxed ? "" : ", not sandboxed");
 	for (unsigned i = 0; i < r->n_tests; i++) {
 		const struct report_test *t = &r->tests[i];
 		bool ok = t->status == TEST_PASSED;
@@ -128,8 +128,9 @@ static json_t *test_json(const struct report *r, const struct report_test *t, bo
 /* What the class report needs beyond the tests: kernel launches and times. */
 static json_t *lab_json(const struct report *r)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s, s:I}", "lab", r->lab, "submission", r->submission,
-			      "backend", r->backend, "seed", (json_int_t)r->seed);
+	json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:b}", "lab", r->lab, "submission", r->submission,
+			      "backend", r->backend, "seed", (json_int_t)r->seed, "sandboxed",
+			      r->sandboxed);
 	if (o && r->launches >= 0)
 		json_object_set_new(o, "launches", json_integer(r->launches));
 	if (o && r->kernel_ms > 0)
@@ -144,6 +145,7 @@ json_t *report_json(struct report *const *reports, unsigned n)
 	json_t *tests = json_array();
 	json_t *labs = json_array();
 	double score = 0, max = 0;
+	bool sandboxed = true;
 	for (unsigned k = 0; k < n; k++) {
 		const struct report *r = reports[k];
 		for (unsigned i = 0; i < r->n_tests; i++)
@@ -151,9 +153,11 @@ json_t *report_json(struct report *const *reports, unsigned n)
 		score += report_score(r);
 		max += report_max_score(r);
 		json_array_append_new(labs, lab_json(r));
+		sandboxed &= r->sandboxed;
 	}
-	char summary[128];
-	snprintf(summary, sizeof(summary), "pmpplab: %g/%g", score, max);
+	char summary[160];
+	snprintf(summary, sizeof(summary), "pmpplab: %g/%g%s", score, max,
+		 sandboxed ? "" : " (not sandboxed: the submission ran with the grader's rights)");
 	return json_pack("{s:f, s:f, s:s, s:o, s:{s:o}}", "score", score, "max_score", max,
 			 "output", summary, "tests", tests, "extra_data", "pmpplab", labs);
 }

@@ -26,6 +26,7 @@ struct report {
 	char *submission;   /* path graded */
 	char *backend;      /* "gpu" or "emu" */
 	uint64_t seed;
+	bool sandboxed;     /* every build and run of the submission was in the sandbox */
 	struct report_test *tests;
 	unsigned n_tests;
 	struct diag_list build; /* compiler diagnostics (errors and warnings) */

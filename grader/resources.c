@@ -159,14 +159,19 @@ int resources_parse(const char *text, struct resources *out)
 	return found;
 }
 
-/* Runs ARGV, parses its stderr (where ptxas -v writes) into OUT. */
+/* Runs ARGV, parses its stderr (where ptxas -v writes) into OUT. It compiles what a
+ * student wrote, so in the sandbox, seeing the file WHAT only. */
 static int run_and_parse(const char **argv, struct resources *out, struct diag_list *errs,
 			 const char *what)
 {
+	struct sandbox_view v = { .profile = SANDBOX_BUILD, .timeout_ms = PTXAS_TIMEOUT_MS };
+	char real[PATH_MAX];
+	sandbox_view_ro(&v, realpath(what, real) ? real : NULL);
 	struct runner_opts o = {
 		.argv = (char *const *)argv,
 		.timeout_ms = PTXAS_TIMEOUT_MS,
 		.output_cap = 256 * 1024,
+		.sandbox = &v,
 	};
 	struct runner_result res;
 	int rc = runner_run(&o, &res);

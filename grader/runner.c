@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +14,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-extern char **environ;
 
 struct capture {
 	int fd;
@@ -30,42 +29,14 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* Environment = ours + the extra entries (which win). */
-static char **build_env(char *const *extra)
-{
-	size_t n = 0, m = 0;
-	while (environ[n])
-		n++;
-	while (extra && extra[m])
-		m++;
-	char **env = calloc(n + m + 1, sizeof(char *));
-	if (!env)
-		return NULL;
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		size_t klen = strcspn(environ[i], "=");
-		bool overridden = false;
-		for (size_t j = 0; j < m; j++)
-			overridden |= strncmp(extra[j], environ[i], klen + 1) == 0;
-		if (!overridden)
-			env[k++] = environ[i];
-	}
-	for (size_t j = 0; j < m; j++)
-		env[k++] = extra[j];
-	return env;
-}
-
-/* In the child, after fork: limits, process group, stdio, exec. Never returns. */
-static void child_exec(const struct runner_opts *o, int out_fd, int err_fd, char **env)
+/* In the child, after fork: process group, stdio, the command's fds and limits, exec.
+ * Never returns. Nothing else of ours (the terminal, the UI's pipes) reaches the child:
+ * a child holding the terminal would keep it open after pmpplab quits. */
+static void child_exec(const struct runner_opts *o, const struct sandbox_cmd *cmd, int out_fd,
+		       int err_fd)
 {
 	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	struct rlimit core = { 0, 0 };
-	struct rlimit fsize = { (rlim_t)4 << 30, (rlim_t)4 << 30 };
-	struct rlimit files = { 1024, 1024 };
-	setrlimit(RLIMIT_CORE, &core);
-	setrlimit(RLIMIT_FSIZE, &fsize);
-	setrlimit(RLIMIT_NOFILE, &files);
 	int devnull = open("/dev/null", O_RDONLY);
 	if (devnull >= 0)
 		dup2(devnull, STDIN_FILENO);
@@ -73,18 +44,17 @@ static void child_exec(const struct runner_opts *o, int out_fd, int err_fd, char
 		dup2(out_fd, STDOUT_FILENO);
 	if (err_fd >= 0)
 		dup2(err_fd, STDERR_FILENO);
-	/* Nothing else of ours (the terminal, the UI's pipes) reaches the child: a child
-	 * holding the terminal would keep it open after pmpplab quits. */
-	close_range(3, ~0U, 0);
-	if (o->cwd && chdir(o->cwd) != 0)
+	if (sandbox_child_setup(cmd) < 0)
+		_exit(127);
+	if (!cmd->sandboxed && o->cwd && chdir(o->cwd) != 0)
 		_exit(127);
 	signal(SIGPIPE, SIG_DFL);
-	execve(o->argv[0], o->argv, env);
-	dprintf(STDERR_FILENO, "cannot run %s: %s\n", o->argv[0], strerror(errno));
+	execve(cmd->argv[0], cmd->argv, cmd->env);
+	dprintf(STDERR_FILENO, "cannot run %s: %s\n", cmd->argv[0], strerror(errno));
 	_exit(127);
 }
 
-static void drain(struct capture *c)
+static void drain(struct capture *c, size_t *written)
 {
 	char tmp[16384];
 	ssize_t r = read(c->fd, tmp, sizeof(tmp));
@@ -95,6 +65,7 @@ static void drain(struct capture *c)
 		}
 		return;
 	}
+	*written += (size_t)r;
 	size_t keep = (size_t)r;
 	if (c->len + keep > c->cap) {
 		keep = c->cap - c->len;
@@ -104,12 +75,20 @@ static void drain(struct capture *c)
 	c->len += keep;
 }
 
-/* Reads both pipes until they close and the child is reaped, or the deadline passes. */
-static int supervise(pid_t pid, struct capture *cap, unsigned timeout_ms, struct runner_result *res)
+static void stop(pid_t pid)
+{
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+}
+
+/* Reads both pipes until they close and the child is reaped, or the deadline passes, or
+ * the child wrote more than FLOOD bytes (0: no cap). LINGER: see below. */
+static int supervise(pid_t pid, struct capture *cap, unsigned timeout_ms, size_t flood,
+		     bool linger, struct runner_result *res)
 {
 	double start = now_ms();
 	int status = 0;
-	bool reaped = false, timed_out = false;
+	bool reaped = false, timed_out = false, flooded = false;
 	while (!reaped) {
 		struct pollfd fds[2];
 		int nfds = 0;
@@ -119,9 +98,8 @@ static int supervise(pid_t pid, struct capture *cap, unsigned timeout_ms, struct
 		int wait_ms = 50;
 		if (timeout_ms) {
 			double left = timeout_ms - (now_ms() - start);
-			if (left <= 0 && !timed_out) {
-				kill(-pid, SIGKILL);
-				kill(pid, SIGKILL);
+			if (left <= 0 && !timed_out && !flooded) {
+				stop(pid);
 				timed_out = true;
 			}
 			wait_ms = left > 0 && left < 50 ? (int)left + 1 : 50;
@@ -130,7 +108,11 @@ static int supervise(pid_t pid, struct capture *cap, unsigned timeout_ms, struct
 			for (int i = 0; i < 2; i++)
 				for (int j = 0; j < nfds; j++)
 					if (cap[i].fd == fds[j].fd && fds[j].revents)
-						drain(&cap[i]);
+						drain(&cap[i], &res->written);
+			if (flood && res->written > flood && !flooded && !timed_out) {
+				stop(pid);
+				flooded = true;
+			}
 		} else if (!nfds) {
 			usleep((useconds_t)wait_ms * 1000);
 		}
@@ -139,13 +121,28 @@ static int supervise(pid_t pid, struct capture *cap, unsigned timeout_ms, struct
 		if (r == pid) {
 			reaped = true;
 			kill(-pid, SIGKILL); /* anything it left behind */
+			/* What is left in the pipes; sandboxed, until they close (5 s at most):
+			 * the namespace's last processes, killed with its init, hold them until
+			 * they are gone, and the next command may get the same uid. */
+			double until = now_ms() + (linger ? 5000 : 0);
 			for (int i = 0; i < 2; i++)
-				while (cap[i].fd >= 0 && poll(&(struct pollfd){ cap[i].fd, POLLIN, 0 }, 1, 0) > 0)
-					drain(&cap[i]);
+				while (cap[i].fd >= 0) {
+					int left = (int)(until - now_ms());
+					if (poll(&(struct pollfd){ cap[i].fd, POLLIN, 0 }, 1, left > 0 ? left : 0) <= 0)
+						break;
+					drain(&cap[i], &res->written);
+				}
 		}
 	}
 	res->wall_ms = now_ms() - start;
-	if (timed_out) {
+	for (int i = 0; i < 2; i++)
+		if (cap[i].fd >= 0) {
+			close(cap[i].fd);
+			cap[i].fd = -1;
+		}
+	if (flooded) {
+		res->status = RUNNER_FLOOD;
+	} else if (timed_out) {
 		res->status = RUNNER_TIMEOUT;
 	} else if (WIFSIGNALED(status)) {
 		res->status = RUNNER_SIGNALED;
@@ -157,54 +154,82 @@ static int supervise(pid_t pid, struct capture *cap, unsigned timeout_ms, struct
 	return 0;
 }
 
+static void close_pair(int p[2])
+{
+	for (int k = 0; k < 2; k++)
+		if (p[k] >= 0) {
+			close(p[k]);
+			p[k] = -1;
+		}
+}
+
+/* Sandboxed: bwrap's status line says whether the sandbox was set up; a signal that
+ * ended the program comes back as exit status 128 + the signal. */
+static void sandbox_outcome(int status_fd, struct runner_result *res)
+{
+	char text[512];
+	ssize_t n = read(status_fd, text, sizeof(text) - 1);
+	text[n > 0 ? n : 0] = '\0';
+	if (!sandbox_started(text) && res->status == RUNNER_EXITED && res->exit_code != 0) {
+		res->status = RUNNER_NO_SANDBOX;
+		return;
+	}
+	if (res->status == RUNNER_EXITED && res->exit_code > 128 && res->exit_code <= 128 + 64) {
+		res->status = RUNNER_SIGNALED;
+		res->term_signal = res->exit_code - 128;
+	}
+}
+
 int runner_run(const struct runner_opts *o, struct runner_result *res)
 {
 	memset(res, 0, sizeof(*res));
 	size_t cap_bytes = o->output_cap ? o->output_cap : 64 * 1024;
 	struct capture cap[2] = { { -1, NULL, 0, cap_bytes, false }, { -1, NULL, 0, cap_bytes, false } };
-	int pipes[2][2] = { { -1, -1 }, { -1, -1 } };
-	char **env = build_env(o->env);
-	if (!env)
-		return -ENOMEM;
-	for (int i = 0; i < 2 && !o->pass_through; i++) {
+	int pipes[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } };
+	struct sandbox_cmd cmd;
+	int rc = 0;
+	bool sandboxed = o->sandbox && sandbox_enabled();
+	if (sandboxed && pipe2(pipes[2], O_CLOEXEC | O_NONBLOCK) != 0)
+		return -errno;
+	for (int i = 0; i < 2 && !o->pass_through && rc == 0; i++) {
 		cap[i].buf = malloc(cap_bytes + 1);
-		if (!cap[i].buf || pipe2(pipes[i], O_CLOEXEC) != 0) {
-			int err = errno ? errno : ENOMEM;
-			for (int j = 0; j <= i; j++) {
-				free(cap[j].buf);
-				if (pipes[j][0] >= 0) {
-					close(pipes[j][0]);
-					close(pipes[j][1]);
-				}
-			}
-			free(env);
-			return -err;
+		if (!cap[i].buf || pipe2(pipes[i], O_CLOEXEC) != 0)
+			rc = cap[i].buf ? -errno : -ENOMEM;
+	}
+	if (rc == 0)
+		rc = sandbox_command(o->sandbox, o->argv, o->env, pipes[2][1], &cmd);
+	pid_t pid = -1;
+	if (rc == 0) {
+		fflush(NULL);
+		pid = fork();
+		if (pid == 0)
+			child_exec(o, &cmd, pipes[0][1], pipes[1][1]);
+		if (pid < 0) {
+			rc = -errno;
+			sandbox_cmd_release(&cmd);
 		}
 	}
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		int err = errno;
-		for (int i = 0; i < 2; i++) {
-			free(cap[i].buf);
-			if (pipes[i][0] >= 0) {
-				close(pipes[i][0]);
-				close(pipes[i][1]);
-			}
-		}
-		free(env);
-		return -err;
-	}
-	if (pid == 0)
-		child_exec(o, pipes[0][1], pipes[1][1], env);
-	setpgid(pid, pid); /* also here, so kill(-pid) works even before the child runs */
-	free(env);
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
 		if (pipes[i][1] >= 0)
 			close(pipes[i][1]);
-		cap[i].fd = pipes[i][0];
+		pipes[i][1] = -1;
 	}
-	supervise(pid, cap, o->timeout_ms, res);
+	if (rc < 0) {
+		for (int i = 0; i < 3; i++)
+			close_pair(pipes[i]);
+		free(cap[0].buf);
+		free(cap[1].buf);
+		return rc;
+	}
+	setpgid(pid, pid); /* also here, so kill(-pid) works even before the child runs */
+	for (int i = 0; i < 2; i++)
+		cap[i].fd = pipes[i][0];
+	supervise(pid, cap, o->timeout_ms, o->flood_cap, sandboxed, res);
+	sandbox_cmd_release(&cmd); /* only now: it holds the command's uid slot */
+	res->sandboxed = sandboxed;
+	if (sandboxed)
+		sandbox_outcome(pipes[2][0], res);
+	close_pair(pipes[2]);
 	if (!o->pass_through) {
 		cap[0].buf[cap[0].len] = cap[1].buf[cap[1].len] = '\0';
 		res->out = cap[0].buf;
@@ -243,5 +268,48 @@ void runner_describe(const struct runner_result *res, unsigned timeout_ms, char 
 	case RUNNER_TIMEOUT:
 		snprintf(buf, len, "timed out after %.1f s and was stopped", timeout_ms / 1000.0);
 		break;
+	case RUNNER_FLOOD:
+		snprintf(buf, len, "flooded its output: it wrote more than %.1f MiB to stdout and stderr in %.2f s and was stopped",
+			 res->written / 1048576.0, res->wall_ms / 1000.0);
+		break;
+	case RUNNER_NO_SANDBOX:
+		snprintf(buf, len, "could not be started: the sandbox could not be set up");
+		break;
 	}
+}
+
+/* One probe per kind (run and gpu run), remembered. */
+static pthread_mutex_t probe_lock = PTHREAD_MUTEX_INITIALIZER;
+static int probe_rc[2] = { 1, 1 };
+static char probe_why[2][1024];
+
+int runner_sandbox_check(bool gpu, char *why, size_t len)
+{
+	if (!sandbox_enabled())
+		return 0;
+	pthread_mutex_lock(&probe_lock);
+	if (probe_rc[gpu] == 1) {
+		char *argv[] = { "/bin/true", NULL };
+		struct sandbox_view v = { .profile = SANDBOX_RUN, .gpu = gpu, .timeout_ms = 30000 };
+		struct runner_opts o = { .argv = argv, .timeout_ms = 30000, .sandbox = &v };
+		struct runner_result res;
+		int rc = runner_run(&o, &res);
+		if (rc == -ENOENT)
+			snprintf(probe_why[gpu], sizeof(probe_why[gpu]),
+				 "bubblewrap (bwrap%s) is not installed, and every build and run of a submission happens inside it: install it (apt-get install bubblewrap; dnf install bubblewrap), or pass --sandbox=off to grade without a sandbox, knowing that the submission then runs with your rights",
+				 geteuid() == 0 ? ", with setpriv of util-linux" : "");
+		else if (rc < 0)
+			snprintf(probe_why[gpu], sizeof(probe_why[gpu]), "the sandbox could not be started: %s",
+				 strerror(-rc));
+		else if (res.status != RUNNER_EXITED || res.exit_code != 0)
+			sandbox_explain(res.err, probe_why[gpu], sizeof(probe_why[gpu]));
+		probe_rc[gpu] = rc < 0 || res.status != RUNNER_EXITED || res.exit_code != 0 ? -EPERM : 0;
+		if (rc == 0)
+			runner_result_release(&res);
+	}
+	int rc = probe_rc[gpu];
+	if (rc < 0)
+		snprintf(why, len, "%s", probe_why[gpu]);
+	pthread_mutex_unlock(&probe_lock);
+	return rc;
 }

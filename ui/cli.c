@@ -19,9 +19,11 @@
 #include "junit.h"
 #include "labcheck.h"
 #include "labs.h"
+#include "paths.h"
 #include "pmpplab_config.h"
 #include "report.h"
 #include "runner.h"
+#include "sandbox.h"
 #include "tui.h"
 #include "workspace.h"
 
@@ -39,6 +41,7 @@ struct cli {
 	uint64_t seed;
 	bool quick;
 	bool profile;
+	bool no_sandbox;      /* --sandbox=off */
 	const char *positional[64];
 	int n_positional;
 	char **passthrough;   /* after "--" for run */
@@ -48,6 +51,7 @@ struct cli {
 
 static const char usage[] =
 	"usage: pmpplab [--labs DIR] [--backend gpu|emu|auto] [--emu-device NAME]\n"
+	"               [--sandbox=on|off]\n"
 	"       pmpplab init DIR\n"
 	"       pmpplab --list\n"
 	"       pmpplab run FILE.cu [--backend gpu|emu|auto] [-- ARGS...]\n"
@@ -112,7 +116,10 @@ static const char help_text[] =
 	"                     passed to sbatch (--gres gpu:1 also means --backend gpu)\n"
 	"  --chunk N          submissions per array task (default 8)\n"
 	"  --no-wait          submit and return; pmpplab --collect OUT later\n"
-	"  -o FILE            the file export and lab starter write\n\n"
+	"  -o FILE            the file export and lab starter write\n"
+	"  --sandbox=off      build and run submissions without the sandbox (bubblewrap: no\n"
+	"                     network, nothing of the machine but the submission's folder,\n"
+	"                     its own uid as root, limits); reports then say \"not sandboxed\"\n\n"
 	"Exit status: 0 all passed, 1 something failed, 2 usage or configuration error.\n"
 	"A batch: 0 every submission graded, 1 some could not be (see grades.csv's notes).\n";
 
@@ -194,6 +201,8 @@ static int parse(struct cli *c, int argc, char **argv)
 			c->quick = true;
 		} else if (strcmp(a, "--profile") == 0) {
 			c->profile = true;
+		} else if (strcmp(a, "--sandbox=off") == 0 || strcmp(a, "--sandbox=on") == 0) {
+			c->no_sandbox = strcmp(a, "--sandbox=off") == 0;
 		} else if (a[0] == '-' && a[1]) {
 			return usage_error("unknown option '%s'", a);
 		} else if (c->n_positional < 64) {
@@ -417,12 +426,18 @@ static int cmd_grade(const struct cli *c)
 	return all_passed ? CLI_OK : CLI_FAILED;
 }
 
-/* run: the program's own output and exit status pass straight through. */
+/* run: the program's own output and exit status pass straight through. It runs in the
+ * sandbox like a graded submission: its working folder is the sandbox's scratch /tmp. */
 static int cmd_run(const struct cli *c)
 {
 	if (c->n_positional != 2)
 		return usage_error("%s", "run takes one .cu file: pmpplab run FILE.cu [-- ARGS...]");
 	enum backend_kind backend = backend_resolve(c->backend);
+	char why[1024];
+	if (runner_sandbox_check(backend == BACKEND_GPU, why, sizeof(why)) < 0) {
+		fprintf(stderr, "pmpplab: %s\n", why);
+		return CLI_USAGE;
+	}
 	struct build_result b;
 	struct diag_list errs;
 	diag_list_init(&errs);
@@ -438,10 +453,17 @@ static int cmd_run(const struct cli *c)
 	argv[0] = b.program;
 	for (int i = 0; i < c->n_passthrough; i++)
 		argv[i + 1] = c->passthrough[i];
-	char ptx_env[4200];
+	char ptx_env[4200], dir[4096];
 	snprintf(ptx_env, sizeof(ptx_env), "PMPPLAB_EMU_PTX=%s", b.ptx ? b.ptx : "");
+	snprintf(dir, sizeof(dir), "%s", b.program);
+	*strrchr(dir, '/') = '\0';
 	char *env[] = { ptx_env, NULL };
-	struct runner_opts o = { .argv = argv, .env = b.ptx ? env : NULL, .pass_through = true };
+	char *emulib = b.ptx ? paths_emu_libdir() : NULL;
+	struct sandbox_view v = { .profile = SANDBOX_RUN, .gpu = !b.ptx };
+	sandbox_view_ro(&v, dir);
+	sandbox_view_ro(&v, emulib);
+	struct runner_opts o = { .argv = argv, .env = b.ptx ? env : NULL, .pass_through = true,
+				 .sandbox = &v };
 	struct runner_result res;
 	rc = runner_run(&o, &res);
 	int status = CLI_USAGE;
@@ -449,12 +471,13 @@ static int cmd_run(const struct cli *c)
 		fprintf(stderr, "pmpplab: cannot run %s: %s\n", b.program, strerror(-rc));
 	else if (res.status == RUNNER_EXITED)
 		status = res.exit_code;
-	else {
+	else if (res.status != RUNNER_NO_SANDBOX) {
 		char how[128];
 		runner_describe(&res, 0, how, sizeof(how));
 		fprintf(stderr, "pmpplab: %s %s\n", c->positional[1], how);
 		status = 128 + res.term_signal;
 	}
+	free(emulib);
 	free(argv);
 	build_result_release(&b);
 	return status;
@@ -489,6 +512,7 @@ int cli_main(int argc, char **argv)
 	struct cli c;
 	if (parse(&c, argc, argv) != 0)
 		return CLI_USAGE;
+	sandbox_set_enabled(!c.no_sandbox);
 	struct cli_common common = common_of(&c, 0);
 	switch (c.cmd) {
 	case CMD_HELP:

@@ -17,6 +17,7 @@
 	X(PASS,     "\u2714", "+")    /* passed check */                        \
 	X(FAIL,     "\u2718", "x")    /* failed check */                        \
 	X(PENDING,  "\u25cb", ".")    /* check not run yet */                   \
+	X(DONE,     "\u25cf", "o")    /* step finished, verdict still to come */ \
 	X(RUNNING,  "\u25b8", ">")    /* check running now */                   \
 	X(SKIPPED,  "-",      "-")    /* check not measured (quick run, emu) */ \
 	X(ELLIPSIS, "\u2026", "~")    /* text cut to fit */                     \

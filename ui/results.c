@@ -90,11 +90,13 @@ static void check_line(struct sline_list *out, enum glyph g, enum ui_role role,
 	}
 }
 
-/* One row of the running checklist: step STEP when step CUR is running. */
+/* One row of the running checklist: step STEP when step CUR is running. A finished step
+ * is only done: whether it passed is the report's to say (a dataset whose output is
+ * wrong finishes too), so no pass mark before the report. */
 static void step_line(struct sline_list *out, unsigned step, unsigned cur, const char *name)
 {
 	if (step < cur)
-		check_line(out, GLYPH_PASS, ROLE_DIM, ROLE_NORMAL, name, NULL);
+		check_line(out, GLYPH_DONE, ROLE_DIM, ROLE_NORMAL, name, NULL);
 	else if (step == cur)
 		check_line(out, GLYPH_RUNNING, ROLE_RUNNING, ROLE_RUNNING, name, NULL);
 	else
@@ -134,8 +136,11 @@ static void render_running(const struct results_input *in, struct sline_list *ou
 		step_line(out, step++, cur, name);
 		free(name);
 	}
-	for (unsigned i = 0; i < spec->checks_count; i++)
-		step_line(out, step++, cur, "memcheck");
+	for (unsigned i = 0; i < spec->checks_count; i++) {
+		enum spec_check_kind k = spec->checks[i].kind;
+		step_line(out, step++, cur, k == SPEC_CHECK_PERFORMANCE ? "performance"
+					    : k == SPEC_CHECK_BARRIERS ? "barriers" : "memcheck");
+	}
 }
 
 static void fmt_score(char *buf, size_t n, double score, double max)
@@ -210,6 +215,8 @@ static void render_report(const struct results_input *in, struct sline_list *out
 	sline_printf(s, ROLE_DIM, "  %s %s", in->report_quick ? "quick run" : "full grade",
 		     glyph(GLYPH_SEP));
 	sline_printf(s, ROLE_DIM, " %s", r->backend ? r->backend : "?");
+	if (!r->sandboxed)
+		sline_printf(s, ROLE_WARN, " %s not sandboxed", glyph(GLYPH_SEP));
 	if (in->elapsed_ms > 0)
 		sline_printf(s, ROLE_DIM, " %s %.1f s", glyph(GLYPH_SEP), in->elapsed_ms / 1000);
 	if (in->timing) {

@@ -199,10 +199,11 @@ static void app_done(struct app *a, struct job_event *ev)
 		state_record(app_lab_state(a, spec), report_score(ev->report),
 			     report_max_score(ev->report), passed, ev->quick);
 		app_save_state(a);
-		app_status(a, passed ? ROLE_PASS : ROLE_FAIL, "%s %s: %g/%g in %.2f s%s", spec->id,
+		app_status(a, passed ? ROLE_PASS : ROLE_FAIL, "%s %s: %g/%g in %.2f s%s%s", spec->id,
 			   passed ? "passed" : "failed", report_score(ev->report),
 			   report_max_score(ev->report), ev->elapsed_ms / 1000,
-			   passed && ev->quick ? "; g grades in full" : "");
+			   passed && ev->quick ? "; g grades in full" : "",
+			   ev->report->sandboxed ? "" : " (not sandboxed)");
 	}
 	if (a->rerun_pending && a->open) {
 		a->rerun_pending = false;
