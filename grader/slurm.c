@@ -13,6 +13,7 @@
 
 #include "fsutil.h"
 #include "runner.h"
+#include "sandbox.h"
 
 /* NAME's path from $PATH, or NULL. Caller frees. */
 static char *find_command(const char *name)
@@ -95,7 +96,8 @@ static int write_script(const struct batch *b, const struct slurm_opts *o, const
 	shell_quote(m, o->self);
 	fputs(" slurm-task ", m);
 	shell_quote(m, b->out);
-	fprintf(m, " --chunk %u -j %u\n", o->chunk, o->jobs);
+	fprintf(m, " --chunk %u -j %u%s\n", o->chunk, o->jobs,
+		sandbox_enabled() ? "" : " --sandbox=off"); /* the tasks as the batch: knowingly */
 	fclose(m);
 	snprintf(path, sizeof(path), "%s/job.sh", dir);
 	int rc = write_text(path, text, 0755);
