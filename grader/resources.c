@@ -160,13 +160,14 @@ int resources_parse(const char *text, struct resources *out)
 }
 
 /* Runs ARGV, parses its stderr (where ptxas -v writes) into OUT. It compiles what a
- * student wrote, so in the sandbox, seeing the file WHAT only. */
+ * student wrote, so in the sandbox, seeing the file INPUT only; WHAT names it in
+ * messages. */
 static int run_and_parse(const char **argv, struct resources *out, struct diag_list *errs,
-			 const char *what)
+			 const char *input, const char *what)
 {
 	struct sandbox_view v = { .profile = SANDBOX_BUILD, .timeout_ms = PTXAS_TIMEOUT_MS };
 	char real[PATH_MAX];
-	sandbox_view_ro(&v, realpath(what, real) ? real : NULL);
+	sandbox_view_ro(&v, realpath(input, real) ? real : NULL);
 	struct runner_opts o = {
 		.argv = (char *const *)argv,
 		.timeout_ms = PTXAS_TIMEOUT_MS,
@@ -260,7 +261,7 @@ int resources_from_ptx(const char *ptx_path, const char *arch, struct resources 
 	char archopt[32];
 	snprintf(archopt, sizeof(archopt), "-arch=%s", arch);
 	const char *argv[] = {ptxas, "-v", archopt, copy ? copy : ptx_path, "-o", "/dev/null", NULL};
-	rc = run_and_parse(argv, out, errs, ptx_path);
+	rc = run_and_parse(argv, out, errs, copy ? copy : ptx_path, ptx_path);
 	if (rc == 0 && !out->arch[0])
 		snprintf(out->arch, sizeof(out->arch), "%s", arch);
 	if (copy)
@@ -300,7 +301,7 @@ int resources_from_cu(const char *source, const char *arch, struct resources *ou
 	snprintf(archopt, sizeof(archopt), "-arch=%s", arch);
 	const char *argv[] = {nvcc, "-cubin", "--resource-usage", archopt, "-o", "/dev/null",
 			      source, NULL};
-	int rc = run_and_parse(argv, out, errs, source);
+	int rc = run_and_parse(argv, out, errs, source, source);
 	if (rc == 0 && !out->arch[0])
 		snprintf(out->arch, sizeof(out->arch), "%s", arch);
 	free(nvcc);

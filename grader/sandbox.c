@@ -12,7 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "fsutil.h"
@@ -554,6 +560,38 @@ static int view_binds(struct sandbox_cmd *c, struct vec *a, const struct sandbox
 	return rc;
 }
 
+/* A seccomp filter (bwrap --seccomp): no new user namespace inside the sandbox, where a
+ * process would get every capability over what it then mounts (bwrap's own
+ * --disable-userns needs a user namespace, which root's sandbox has not). clone3 says
+ * ENOSYS, so that the C library falls back to clone, whose flags a filter can read.
+ * x86-64 only; elsewhere the filter lets everything through. */
+static const struct sock_filter no_userns[] = {
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 7),        /* else allow */
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+	BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 7, 0),               /* x32: ENOSYS */
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 6, 0),               /* ENOSYS */
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_unshare, 1, 0),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 2),                /* else allow */
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+	BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_NEWUSER, 1, 0),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+};
+
+/* The filter in a memory file for bwrap to read; -1 when none can be made. */
+static int seccomp_fd(void)
+{
+	int fd = memfd_create("pmpplab-seccomp", MFD_CLOEXEC);
+	if (fd >= 0 && (write(fd, no_userns, sizeof(no_userns)) != (ssize_t)sizeof(no_userns) ||
+			lseek(fd, 0, SEEK_SET) != 0)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 static char *which_owned(struct sandbox_cmd *c, const char *name)
 {
 	char *p = paths_which(name);
@@ -587,6 +625,10 @@ static int bwrap_argv(struct sandbox_cmd *c, struct vec *a, const struct sandbox
 		c->pass[c->n_pass] = status_fd;
 		push2(a, "--json-status-fd", ownf(c, "%u", 3 + c->n_pass++));
 	}
+	if ((c->own_fd = seccomp_fd()) < 0)
+		return -errno;
+	c->pass[c->n_pass] = c->own_fd;
+	push2(a, "--seccomp", ownf(c, "%u", 3 + c->n_pass++));
 	system_binds(c, a, v);
 	mask_binds(c, a);
 	int rc = view_binds(c, a, v, env, setpriv);
@@ -612,7 +654,7 @@ int sandbox_command(const struct sandbox_view *v, char *const *argv, char *const
 		    int status_fd, struct sandbox_cmd *out)
 {
 	memset(out, 0, sizeof(*out));
-	out->slot_fd = -1;
+	out->slot_fd = out->own_fd = -1;
 	out->uid = geteuid();
 	out->sandboxed = v && sandbox_enabled();
 	struct vec env = { 0 }, args = { 0 };
@@ -663,8 +705,10 @@ void sandbox_cmd_release(struct sandbox_cmd *c)
 	free(c->env);
 	if (c->slot_fd >= 0)
 		close(c->slot_fd);
+	if (c->own_fd >= 0)
+		close(c->own_fd);
 	memset(c, 0, sizeof(*c));
-	c->slot_fd = -1;
+	c->slot_fd = c->own_fd = -1;
 }
 
 bool sandbox_started(const char *status_text)

@@ -71,6 +71,7 @@ struct sandbox_cmd {
 	int pass[3];                     /* fds the child gets as 3, 4, 5 (-1: none) */
 	unsigned n_pass;
 	int slot_fd;                     /* holds the uid slot (root); closed on release */
+	int own_fd;                      /* the seccomp filter bwrap reads; closed on release */
 	uid_t uid;                       /* the uid the command runs as */
 	bool sandboxed;                  /* false: the sandbox is off, or no view */
 	char **owned;                    /* strings to free */

@@ -169,7 +169,8 @@ static void test_sandboxed_run(void **state)
 	sandbox_view_rw(&v, rw);
 	snprintf(script, sizeof(script),
 		 "cat %s; echo ok > %s; echo no > %s 2>/dev/null || echo read-only; "
-		 "ls %s/.. | wc -l; ls /root /home 2>/dev/null | wc -l; id -u; echo $$; exit 7",
+		 "ls %s/.. | wc -l; ls /root /home 2>/dev/null | wc -l; id -u; echo $$; "
+		 "unshare -U true 2>/dev/null && echo userns || echo no-userns; exit 7",
 		 ro, rw, ro, dir);
 	struct runner_result r = run(script, &v, 0);
 	assert_true(r.sandboxed);
@@ -179,7 +180,7 @@ static void test_sandboxed_run(void **state)
 	unsigned n = 0;
 	for (char *s = strtok(out, "\n"); s && n < 8; s = strtok(NULL, "\n"))
 		line[n++] = s;
-	assert_int_equal(n, 6);
+	assert_int_equal(n, 7);
 	assert_string_equal(line[0], "seen");
 	assert_string_equal(line[1], "read-only");
 	assert_string_equal(line[2], "1");   /* of /tmp/test-sandbox-X's neighbours: none */
@@ -187,6 +188,7 @@ static void test_sandboxed_run(void **state)
 	if (geteuid() == 0)
 		assert_string_not_equal(line[4], "0");
 	assert_string_equal(line[5], "2");   /* a PID namespace: bwrap is 1 */
+	assert_string_equal(line[6], "no-userns"); /* no capabilities to be had inside */
 	char *text = fs_read(rw, NULL);
 	assert_string_equal(text, "ok\n");
 	free(text);
