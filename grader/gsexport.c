@@ -192,6 +192,9 @@ int gsexport_write(const char *zip, const struct lab_spec *spec, const char *sou
 	add_tree(&b, spec->dir, name);
 	add_folder_of(&b, spec, spec->solution, "solution");
 	add_folder_of(&b, spec, spec->reference.file, "reference.file");
+	for (unsigned i = 0; i < spec->checks_count; i++) /* the spec names them: it must load */
+		if (spec->checks[i].vendor)
+			add_folder_of(&b, spec, spec->checks[i].vendor->file, "vendor.file");
 	*files = b.z.n;
 	rc = zipw_close(&b.z);
 	if (rc < 0 && !diag_count(diags, DIAG_ERROR))
