@@ -105,6 +105,8 @@ static uint64_t f_to_int(double x, unsigned dst, unsigned mode)
 /* One lane of cvt. */
 uint64_t cvt_one(const struct ptx_insn *in, uint64_t v)
 {
+	if (half_type(in->type) || half_type(in->type2)) /* f16, bf16, tf32: exec_half.c */
+		return half_cvt(in, v);
 	unsigned dt = in->type, st = in->type2, mode = in->mod2;
 	unsigned dsz = ptx_tsize(dt), ssz = ptx_tsize(st);
 	int sat = in->flags & PF_SAT;
@@ -171,6 +173,8 @@ uint64_t cvt_one(const struct ptx_insn *in, uint64_t v)
 
 uint64_t atom_one(const struct ptx_insn *in, void *p, uint64_t bv, uint64_t cv)
 {
+	if (half_type(in->type)) /* add.noftz on f16 and bf16 (pairs) */
+		return half_atom(in, p, bv);
 	unsigned ty = in->type, sz = ptx_tsize(ty);
 	if (sz == 4) {
 		uint32_t *q = p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nv, b = (uint32_t)bv;

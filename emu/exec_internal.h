@@ -396,6 +396,34 @@ void member_groups(const struct ptx_insn *in, const uint64_t *R, uint32_t m,
 void match_lanes(const struct ptx_insn *in, uint64_t *R, uint32_t m);
 void redux_lanes(const struct ptx_insn *in, uint64_t *R, uint32_t m);
 
+/* ---- f16, bf16 and tf32 (exec_half.c) ------------------------------------------- */
+
+enum fmt_id { FMT_F16, FMT_BF16, FMT_TF32, FMT_F32 };
+/* (-1)^neg * mag * 2^e, exactly, rounded into format f in mode (enum ptx_rnd: RN, RZ,
+ * RM, RP, RNA); satfinite: overflow to the largest finite value. The format's bits (tf32:
+ * as an f32 with the low 13 bits zero). */
+uint32_t fmt_pack(unsigned f, int neg, uint64_t mag, int e, unsigned mode, int satfinite);
+/* The value of bits of format f (NaN and infinities included). */
+double fmt_to_double(unsigned f, uint32_t bits);
+int half_type(unsigned t); /* f16, f16x2, bf16, bf16x2, tf32 */
+uint64_t half_cvt(const struct ptx_insn *in, uint64_t v);  /* cvt with a half end */
+void half_exec(const struct ptx_insn *in, uint64_t *R, uint32_t m); /* OP_HALF */
+uint64_t half_atom(const struct ptx_insn *in, void *p, uint64_t bv); /* atom.add.noftz */
+
+/* ---- integer SIMD (exec_simd.c) ------------------------------------------------- */
+
+void simd_exec(const struct ptx_insn *in, uint64_t *R, uint32_t m);  /* OP_SIMD */
+void video_exec(const struct ptx_insn *in, uint64_t *R, uint32_t m); /* OP_VIDEO */
+uint32_t dp2a_one(const struct ptx_insn *in, uint32_t a, uint32_t b, uint32_t c);
+uint32_t fns_one(uint32_t mask, uint32_t base, int32_t offset);
+uint32_t prmt_mode_one(unsigned mode, uint32_t a, uint32_t b, uint32_t sel);
+
+/* ---- tensor cores (exec_mma.c) -------------------------------------------------- */
+
+/* wmma.*, mma.sync, ldmatrix, stmatrix, movmatrix. Returns 0 or a fault's code. */
+int mma_exec(struct block *b, struct warp *w, const struct ptx_insn *in, uint64_t *R,
+	     uint32_t m);
+
 /* ---- the interpreter loop (exec_loop.c) ----------------------------------------- */
 
 /* Destination and source k of instruction in, in the register file R (32 lanes each). */

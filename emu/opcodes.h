@@ -11,7 +11,10 @@
  *
  * Some accepted modifiers change nothing here, on purpose: memory orderings and scopes
  * (one host memory, blocks run one warp at a time), cache and eviction hints, .aligned,
- * .uni, and .ftz (subnormals are kept: results differ from a GPU's only for them).
+ * .uni, and .ftz of f32 (subnormals are kept: results differ from a GPU's only for them);
+ * .noftz of half atomics is what they do anyway. The matrix instructions (wmma, mma,
+ * ldmatrix, stmatrix, movmatrix) and the video ones (vadd2...) are decoded apart
+ * (ptx_mma.c, ptx_insn.c) into OP_MMA and OP_VIDEO.
  */
 #ifndef PMPPLAB_EMU_OPCODES_H
 #define PMPPLAB_EMU_OPCODES_H
@@ -28,11 +31,12 @@
 	"L2::evict_last L2::64B L2::128B L2::256B L2::cache_hint "
 #define M_LD M_SPACE M_ORDER M_CACHE "v2 v4 "
 #define M_ST M_LD
-#define M_ATOM M_SPACE M_ORDER "add min max inc dec and or xor exch cas "
+#define M_ATOM M_SPACE M_ORDER "add min max inc dec and or xor exch cas noftz "
 #define M_CMP "eq ne lt le gt ge lo ls hi hs equ neu ltu leu gtu geu num nan and or xor ftz "
 #define M_BAR "sync arrive red popc and or aligned cta "
 #define M_TESTP "finite infinite number notanumber normal subnormal"
-#define M_PRMT "f4e b4e rc8 ecl ecr rc16" /* refused with their own message */
+#define M_PRMT "f4e b4e rc8 ecl ecr rc16"
+#define M_MINMAX "ftz NaN xorsign abs relu" /* .NaN .xorsign.abs: f16/bf16; .relu: 16x2, s32 */
 
 #define PTX_OPCODES(X)                                                                   \
 	X(MOV, "mov", "")                           /* d = a (registers, immediates, specials) */         \
@@ -53,9 +57,9 @@
 	X(REM, "rem", "")                           /* d = a % b */                                       \
 	X(ABS, "abs", "ftz")                        /* d = |a| */                                         \
 	X(NEG, "neg", "ftz")                        /* d = -a */                                          \
-	X(MIN, "min", "ftz")                        /* d = min(a, b) */                                   \
-	X(MAX, "max", "ftz")                        /* d = max(a, b) */                                   \
-	X(FMA, "fma", M_FARITH)                     /* d = a * b + c, rounded once */                     \
+	X(MIN, "min", M_MINMAX)                     /* d = min(a, b) */                                   \
+	X(MAX, "max", M_MINMAX)                     /* d = max(a, b) */                                   \
+	X(FMA, "fma", M_FARITH "relu")              /* d = a * b + c, rounded once (.relu: f16/bf16) */   \
 	X(RCP, "rcp", M_RND "ftz approx")           /* d = 1 / a */                                       \
 	X(SQRT, "sqrt", M_RND "ftz approx")         /* d = sqrt(a) */                                     \
 	X(RSQRT, "rsqrt", "approx ftz")             /* d = 1 / sqrt(a) */                                 \
@@ -82,13 +86,15 @@
 	X(POPC, "popc", "")                         /* population count */                                \
 	X(BFIND, "bfind", "shiftamt")               /* position of the most significant non-sign bit */   \
 	X(BMSK, "bmsk", "clamp wrap")               /* d = b bits set from bit a (.clamp/.wrap) */        \
-	X(PRMT, "prmt", M_PRMT)                     /* byte permute (default mode) */                     \
+	X(PRMT, "prmt", M_PRMT)                     /* byte permute (default mode and the 6 others) */    \
 	X(DP4A, "dp4a", "")                         /* 4-way byte dot product and add */                  \
+	X(DP2A, "dp2a", "lo hi")                    /* 2-way 16x8-bit dot product and add (exec_simd.c) */\
+	X(FNS, "fns", "")                           /* the n-th set bit from a base (exec_simd.c) */      \
 	X(SETP, "setp", M_CMP)                      /* p[|q] = a CMP b [BOOLOP c] */                      \
 	X(SET, "set", M_CMP)                        /* d = a CMP b ? all ones (or 1.0f) : 0 */            \
 	X(SELP, "selp", "")                         /* d = c ? a : b */                                   \
 	X(SLCT, "slct", "ftz")                      /* d = c >= 0 ? a : b */                              \
-	X(CVT, "cvt", M_RND "rni rzi rmi rpi ftz sat") /* conversions, rounding modes, .sat */            \
+	X(CVT, "cvt", M_RND "rna rni rzi rmi rpi ftz sat satfinite relu") /* conversions (f16/bf16/tf32: exec_half.c) */ \
 	X(CVTA, "cvta", "to " M_GSPACE)             /* state-space address <-> generic address */         \
 	X(ISSPACEP, "isspacep", M_GSPACE)           /* p = a is a generic address in the space */         \
 	X(BRA, "bra", "uni")                        /* branch (divergent when guarded) */                 \
@@ -115,6 +121,10 @@
 	X(UNPACK, "", "")                           /* mov.bN {a, b, ...}, x: split a register */         \
 	X(PACK, "", "")                             /* mov.bN x, {a, b, ...}: join registers */           \
 	X(CLOCK, "", "")                            /* mov from %clock/%clock64/%globaltimer */           \
+	X(MMA, "", "")                              /* wmma, mma.sync, ldmatrix... (exec_mma.c, ptx_mma.c) */\
+	X(HALF, "", "")                             /* f16/bf16 arithmetic (exec_half.c; target: the op) */\
+	X(SIMD, "", "")                             /* 16x2 integers, .relu min/max (exec_simd.c) */      \
+	X(VIDEO, "", "")                            /* vadd2, vabsdiff4... (exec_simd.c; mod: which) */   \
 	X(UNSUPPORTED, "", "")                      /* anything not emulated: faults with a message */
 
 enum ptx_opcode {

@@ -306,6 +306,7 @@ void ptx_module_free(struct ptx_module *m)
 		free(m->messages[i]);
 	free(m->messages);
 	free(m->callargs);
+	free(m->mmas);
 	free(m->path);
 	free(m);
 }

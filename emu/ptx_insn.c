@@ -49,9 +49,9 @@ static int word_in(const char *w, size_t len, const char *const *list, int n)
 static const char *unsupported_feature(const char *mn, size_t len)
 {
 #define MN(s) (len == strlen(s) && !memcmp(mn, s, len))
-	if (MN("wmma") || MN("mma") || MN("wgmma") || MN("ldmatrix") || MN("stmatrix") ||
-	    MN("movmatrix") || MN("tcgen05"))
-		return "wmma/mma (tensor cores) is not emulated";
+	if (MN("wgmma") || MN("tcgen05"))
+		return "asynchronous warpgroup tensor-core instructions (wgmma, tcgen05) are not "
+		       "emulated";
 	if (MN("tex") || MN("tld4") || MN("txq") || MN("suld") || MN("sust") || MN("sured") ||
 	    MN("suq") || MN("istypep"))
 		return "textures and surfaces are not emulated";
@@ -222,6 +222,124 @@ static int decode_call(struct ctx *c, struct opnd *ops, int nops)
 	return 0;
 }
 
+/* The SIMD video instructions: vadd2, vsub4, vavrg2, vabsdiff4, vmin2, vmax4, vset2...
+ * (enum ptx_video_op), -1 for anything else; -2 for their scalar forms. */
+static int video_op(const char *mn, size_t len)
+{
+	static const char *const names[] = { "vadd", "vsub", "vavrg", "vabsdiff", "vmin", "vmax",
+					     "vset" };
+	for (int i = 0; i < 7; i++) {
+		size_t n = strlen(names[i]);
+		if (len >= n && len <= n + 1 && !memcmp(mn, names[i], n))
+			return len == n ? -2 : mn[n] == '2' || mn[n] == '4' ? i : -1;
+	}
+	return len == 4 && (!memcmp(mn, "vshl", 4) || !memcmp(mn, "vshr", 4) ||
+			    !memcmp(mn, "vmad", 4)) ? -2 : -1;
+}
+
+/* An operand of a video instruction, with an optional selector suffix (%r1.h0): the
+ * register's slot, and the selector's digits as bits in *sel (0 when none). */
+static int video_operand(struct ctx *c, const struct opnd *o, unsigned *sel)
+{
+	struct tok t = *o->t;
+	*sel = 0;
+	const char *dot = o->n == 1 && t.kind == 'w' && t.len > 1 ? memchr(t.p + 1, '.', t.len - 1)
+								 : NULL;
+	if (dot) {
+		for (const char *q = dot + 2; q < t.p + t.len; q++)
+			if (*q >= '0' && *q <= '7')
+				*sel |= 1u << (*q - '0');
+		t.len = (unsigned)(dot - t.p);
+	}
+	return scalar_operand(c, &t, o->n, PT_U32);
+}
+
+/* vop2/vop4.dtype.atype.btype{.sat}{.add} d{.mask}, a, b, c; vset: .atype.btype.cmp. */
+static int decode_video(struct ctx *c, size_t end, const struct tok *ot, const struct mods *md,
+			int vop)
+{
+	struct ptx_insn *in = c->in;
+	if (vop == -2)
+		return add_unsupported(c, "the scalar video instructions (vadd, vshl, vmad...) are "
+				       "not emulated", NULL);
+	struct opnd ops[4];
+	if (split_operands(c->p, end, ops, 4) != 4)
+		return perr(c->p, c->line, "%.*s: expected d, a, b, c", (int)ot->len, ot->p);
+	size_t nl = strcspn(ot->p, ".");
+	in->vec = (uint8_t)(ot->p[nl - 1] - '0');
+	in->mod = (uint8_t)vop;
+	int set = vop == VOP_SET, k0 = set ? 0 : 1;
+	if (md->ntypes != (set ? 2 : 3))
+		return perr(c->p, c->line, "%.*s: expected its types", (int)ot->len, ot->p);
+	in->type = set ? PT_U32 : (uint8_t)md->types[0];
+	in->type2 = (uint8_t)md->types[k0];
+	if (md->types[k0 + 1] >= PT_S8 && md->types[k0 + 1] <= PT_S64)
+		in->xmod |= PX_BSIGNED;
+	for (int i = 0; i < md->nw; i++) {
+		int k = word_in(md->w[i], md->wl[i], cmp_names, 6);
+		if (md->wl[i] == 3 && !memcmp(md->w[i], "sat", 3))
+			in->flags |= PF_SAT;
+		else if (md->wl[i] == 3 && !memcmp(md->w[i], "add", 3))
+			in->xmod |= PX_ADD;
+		else if (set && k >= 0)
+			in->mod2 = (uint8_t)k;
+		else
+			return add_unsupported(c, "this modifier of a video instruction is not "
+					       "emulated", NULL);
+	}
+	unsigned sel[4];
+	for (int i = 0; i < 4; i++) {
+		int s = video_operand(c, &ops[i], &sel[i]);
+		if (s < 0)
+			return c->p->rc ? c->p->rc : -EINVAL;
+		if (i == 0)
+			in->d[0] = (uint32_t)s;
+		else
+			in->s[i - 1] = (uint32_t)s;
+	}
+	if (sel[1] || sel[2] || sel[3] || ((in->xmod & PX_ADD) && sel[0]))
+		return add_unsupported(c, "operand selectors of video instructions (a.h1, b.b2...) "
+				       "are not emulated", NULL);
+	in->space = (uint8_t)(sel[0] ? sel[0] : (1u << in->vec) - 1);
+	in->nd = 1;
+	in->ns = 3;
+	in->op = OP_VIDEO;
+	return 0;
+}
+
+/* Which family an instruction of f16/bf16 or 16x2 integer types (or min/max .relu)
+ * belongs to: OP_HALF, OP_SIMD, 0 (none: the ordinary opcode runs it), or -1/-2 (a
+ * form that is not emulated). */
+static int insn_family(int op, const struct ptx_insn *in)
+{
+	unsigned t = in->type, t2 = in->type2;
+	int half = t == PT_F16 || t == PT_F16X2 || t == PT_BF16 || t == PT_BF16X2;
+	int half2 = t2 == PT_F16 || t2 == PT_F16X2 || t2 == PT_BF16 || t2 == PT_BF16X2;
+	switch (op) {
+	case OP_LD: case OP_ST: case OP_MOV: case OP_ATOM: case OP_RED:
+		return 0;
+	case OP_CVT: /* two sources into a pair: exec_half.c; one: cvt_one passes it on */
+		return t == PT_F16X2 || t == PT_BF16X2 ? OP_HALF : 0;
+	case OP_ADD: case OP_SUB: case OP_MUL: case OP_FMA: case OP_NEG: case OP_ABS:
+	case OP_MIN: case OP_MAX: case OP_SETP: case OP_SET: case OP_EX2: case OP_TANH:
+		if (half || (op == OP_SET && half2))
+			return OP_HALF;
+		break;
+	default:
+		if (half || half2)
+			return -1;
+		break;
+	}
+	if ((op == OP_MIN || op == OP_MAX) && (in->xmod & (PX_NAN | PX_XORSIGN)) && t == PT_F32)
+		return OP_HALF; /* min/max.NaN, .xorsign.abs of f32: exec_half.c's min/max */
+	int x2 = t == PT_U16X2 || t == PT_S16X2;
+	if ((x2 && (op == OP_ADD || op == OP_SUB || op == OP_MIN || op == OP_MAX ||
+		    op == OP_NEG || op == OP_ABS)) ||
+	    ((op == OP_MIN || op == OP_MAX) && (in->xmod & PX_RELU) && t == PT_S32))
+		return OP_SIMD;
+	return x2 ? -2 : 0;
+}
+
 /* Decodes one instruction (tokens [p->i, end)) into in. */
 int decode_insn(struct ctx *c, size_t end)
 {
@@ -231,6 +349,13 @@ int decode_insn(struct ctx *c, size_t end)
 	size_t mlen;
 	struct mods md;
 	split_mods(ot, &mlen, &md);
+	if (ptx_mma_mnemonic(ot->p, mlen))
+		return decode_mma(c, end);
+	int vop = video_op(ot->p, mlen);
+	if (vop >= 0) {
+		p->i++;
+		return decode_video(c, end, ot, &md, vop);
+	}
 	p->i++;
 	struct opnd ops[12];
 	int nops = split_operands(p, end, ops, 12);
@@ -253,9 +378,10 @@ int decode_insn(struct ctx *c, size_t end)
 		in->flags |= PF_FULL;
 	if (has_mod(&md, "cc"))
 		in->flags |= PF_CC | PF_CARRY;
-	static const char *const rnds[] = { "", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi" };
+	static const char *const rnds[] = { "", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi",
+					    "rna" };
 	for (int i = 0; i < md.nw; i++) {
-		int r = word_in(md.w[i], md.wl[i], rnds, 9);
+		int r = word_in(md.w[i], md.wl[i], rnds, 10);
 		if (r > 0)
 			in->mod2 = (uint8_t)r;
 	}
@@ -387,8 +513,10 @@ int decode_insn(struct ctx *c, size_t end)
 				found = 1;
 			}
 		}
-		if (!found || in->vec > 1 || in->type == PT_F16 || in->type == PT_F16X2 ||
-		    in->type == PT_BF16 || in->type == PT_BF16X2 || in->type == PT_B128)
+		int half = in->type == PT_F16 || in->type == PT_F16X2 || in->type == PT_BF16 ||
+			   in->type == PT_BF16X2; /* add.noftz only: exec_half.c */
+		if (!found || in->vec > 1 || in->type == PT_B128 ||
+		    (half ? in->mod != AOP_ADD : ptx_type_size(in->type) < 4))
 			return add_unsupported(c, "this form of atomic operation is not emulated",
 					       NULL);
 		decode_space(in, &md);
@@ -433,8 +561,16 @@ int decode_insn(struct ctx *c, size_t end)
 				in->mod = (uint8_t)k;
 		}
 	}
-	if (op == OP_PRMT && md.nw > 0)
-		return add_unsupported(c, "prmt with a mode (.f4e, .b4e, ...) is not emulated", NULL);
+	if (op == OP_PRMT) {
+		static const char *const pm[] = { "", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16" };
+		for (int i = 0; i < md.nw; i++) {
+			int k = word_in(md.w[i], md.wl[i], pm, 7);
+			if (k > 0)
+				in->mod = (uint8_t)k;
+		}
+	}
+	if (op == OP_DP2A)
+		in->mod = has_mod(&md, "hi") ? MUL_HI : MUL_LO;
 	if (op == OP_LD || op == OP_ST || op == OP_CVTA || op == OP_ISSPACEP)
 		decode_space(in, &md);
 	if (op == OP_LD && in->space == SP_FPARAM && c->b->f->is_entry)
@@ -443,15 +579,18 @@ int decode_insn(struct ctx *c, size_t end)
 		in->cvta_to = has_mod(&md, "to");
 	if ((op == OP_LD || op == OP_ST) && (in->type == PT_B128))
 		return add_unsupported(c, "128-bit loads and stores are not emulated", NULL);
-	if (type_is_float(in->type) && in->type != PT_F32 && in->type != PT_F64 &&
-	    op != OP_LD && op != OP_ST && op != OP_MOV && op != OP_CVT)
-		return add_unsupported(c, "half-precision (f16/bf16) arithmetic is not emulated",
-				       NULL);
-	if (in->type == PT_F16X2 || in->type == PT_BF16X2 || in->type2 == PT_F16X2 ||
-	    in->type2 == PT_BF16X2)
-		if (op != OP_LD && op != OP_ST && op != OP_MOV)
-			return add_unsupported(c, "packed half-precision (f16x2) arithmetic is not "
-						  "emulated", NULL);
+	if (has_mod(&md, "relu"))
+		in->xmod |= PX_RELU;
+	if (has_mod(&md, "NaN"))
+		in->xmod |= PX_NAN;
+	if (has_mod(&md, "xorsign"))
+		in->xmod |= PX_XORSIGN;
+	if (has_mod(&md, "satfinite"))
+		in->xmod |= PX_SATFINITE;
+	int family = insn_family(op, in);
+	if (family < 0)
+		return add_unsupported(c, family == -1 ? "this f16/bf16 instruction is not emulated"
+				       : "this form of 16x2 integer arithmetic is not emulated", NULL);
 
 	/* operands: destinations first */
 	int first_src = 1;
@@ -563,6 +702,10 @@ int decode_insn(struct ctx *c, size_t end)
 	if (c->clock) {
 		in->op = OP_CLOCK;
 		in->mod = (uint8_t)c->clock;
+	}
+	if (family) { /* exec_half.c / exec_simd.c, the instruction's own op in target */
+		in->target = in->op;
+		in->op = (uint8_t)family;
 	}
 	if (op == OP_LD && (in->type == PT_F16 || in->type == PT_BF16))
 		in->type = PT_B16;

@@ -16,7 +16,7 @@
 enum ptx_type {
 	PT_NONE, PT_B8, PT_B16, PT_B32, PT_B64, PT_B128, PT_U8, PT_U16, PT_U32, PT_U64,
 	PT_S8, PT_S16, PT_S32, PT_S64, PT_F16, PT_F16X2, PT_BF16, PT_BF16X2, PT_F32, PT_F64,
-	PT_PRED, PT__COUNT
+	PT_PRED, PT_U16X2, PT_S16X2, PT_TF32, PT__COUNT
 };
 
 enum ptx_space {
@@ -37,7 +37,13 @@ enum ptx_cmp {
 	CMP_EQU, CMP_NEU, CMP_LTU, CMP_LEU, CMP_GTU, CMP_GEU, CMP_NUM, CMP_NAN
 };
 enum ptx_boolop { BOOL_NONE, BOOL_AND, BOOL_OR, BOOL_XOR };
-enum ptx_rnd { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI };
+enum ptx_rnd {
+	RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI,
+	RND_RNA /* to nearest, ties away from zero (cvt.rna.tf32) */
+};
+/* OP_VIDEO's operation (insn.mod) and prmt's mode (insn.mod, 0: the default) */
+enum ptx_video_op { VOP_ADD, VOP_SUB, VOP_AVRG, VOP_ABSDIFF, VOP_MIN, VOP_MAX, VOP_SET };
+enum ptx_prmt_mode { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 };
 enum ptx_mulmode { MUL_LO, MUL_HI, MUL_WIDE };
 enum ptx_atomop {
 	AOP_ADD, AOP_MIN, AOP_MAX, AOP_INC, AOP_DEC, AOP_AND, AOP_OR, AOP_XOR, AOP_EXCH, AOP_CAS
@@ -57,6 +63,14 @@ enum ptx_testp { TESTP_FINITE, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER,
 #define PF_CC 0x20u        /* .cc: the instruction sets the carry flag (slot SR_CC) */
 #define PF_CARRY 0x80u     /* .cc or addc/subc/madc: runs in exec_arith.c's carry_op() */
 #define PF_FULL 0x40u      /* div.full */
+/* insn.xmod: the modifiers of the half-precision, SIMD and video families (OP_HALF,
+ * OP_SIMD, OP_VIDEO), which need more than flags holds */
+#define PX_RELU 0x01u    /* .relu: negative results become +0 */
+#define PX_NAN 0x02u     /* min/max .NaN: a NaN operand gives NaN */
+#define PX_XORSIGN 0x04u /* min/max .xorsign.abs */
+#define PX_ADD 0x08u     /* video .add: the lanes' results summed into c */
+#define PX_BSIGNED 0x10u /* video: the second operand's type is signed */
+#define PX_SATFINITE 0x20u /* cvt .satfinite: overflow gives the largest finite value */
 /* insn.mod of bfind: BFIND_SHIFTAMT; of bmsk: BMSK_WRAP (else .clamp) */
 #define BFIND_SHIFTAMT 1u
 #define BMSK_WRAP 1u
@@ -70,7 +84,8 @@ struct ptx_insn {
 	uint8_t mod;    /* cmp / rnd / mulmode / atomop / shflmode / votemode / barmode */
 	uint8_t mod2;   /* setp boolop; cvt: rnd; shfl... */
 	uint8_t flags;  /* PF_* */
-	uint8_t space;  /* enum ptx_space for ld/st/atom/red/cvta/isspacep */
+	uint8_t space;  /* enum ptx_space for ld/st/atom/red/cvta/isspacep; OP_VIDEO: the
+			 * destination mask (bit i: element i is written, else taken from c) */
 	uint8_t vec;    /* ld/st vector width (1, 2, 4); pack/unpack element count */
 	uint8_t nd, ns; /* operand counts */
 	uint8_t guard_neg;
@@ -86,6 +101,29 @@ struct ptx_insn {
 	uint16_t neg_c; /* setp: the boolean operand c is negated (!%p) */
 	uint32_t iline; /* the position line/file was inlined at (0 none) */
 	uint16_t ifile;
+	uint8_t xmod;   /* PX_* (OP_HALF, OP_SIMD, OP_VIDEO) */
+};
+
+/* The matrix instructions (wmma.load/store/mma, mma.sync, ldmatrix, stmatrix,
+ * movmatrix: exec_mma.c): what the mnemonic says and the fragments' register lists, one
+ * entry per instruction in module->mmas (insn.target indexes it). Address operands stay
+ * in the instruction (s[0] + off), and wmma's ldm in s[1]. */
+enum ptx_mma_kind {
+	MMA_LOAD, MMA_STORE, MMA_WMMA, MMA_SYNC, MMA_LDMATRIX, MMA_STMATRIX, MMA_MOVMATRIX
+};
+/* the element types of the matrix instructions */
+enum ptx_mtype { MT_F16, MT_BF16, MT_TF32, MT_F32, MT_F64, MT_S8, MT_U8, MT_S32, MT_B16 };
+enum ptx_mfrag { MF_A, MF_B, MF_C, MF_D }; /* which fragment a load or store moves */
+struct ptx_mma {
+	uint8_t kind;          /* enum ptx_mma_kind */
+	uint8_t m, n, k;       /* shape (ldmatrix: 8x8, k = the number of matrices) */
+	uint8_t frag;          /* load/store: enum ptx_mfrag */
+	uint8_t atype, btype, ctype, dtype; /* enum ptx_mtype; load/store: atype */
+	uint8_t arow, brow;    /* layouts: 1 row-major (load/store: arow) */
+	uint8_t satfinite;     /* s32 results clamped */
+	uint8_t trans;         /* ldmatrix/stmatrix .trans */
+	uint8_t na, nb, nc, nd; /* registers in each list */
+	uint32_t a[8], b[8], c[8], d[8]; /* register slots (load/store/ldmatrix: d) */
 };
 
 struct ptx_param {
@@ -126,6 +164,7 @@ struct ptx_module {
 	char **files; unsigned nfiles; /* index = .file number */
 	char **messages; unsigned nmessages; /* unsupported-feature messages */
 	uint32_t *callargs; unsigned ncallargs; /* call: argument .param offsets */
+	struct ptx_mma *mmas; unsigned nmmas;   /* the matrix instructions' descriptions */
 	size_t shared_total;   /* all static .shared variables of the module */
 	size_t module_shared;  /* static .shared declared at module scope */
 	size_t extern_shared_align;
@@ -143,7 +182,7 @@ unsigned ptx_type_size(unsigned t);
 static inline unsigned ptx_tsize(unsigned t)
 {
 	static const unsigned char sizes[PT__COUNT] = {
-		0, 1, 2, 4, 8, 16, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 2, 4, 4, 8, 1,
+		0, 1, 2, 4, 8, 16, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 2, 4, 4, 8, 1, 4, 4, 4,
 	};
 	return t < PT__COUNT ? sizes[t] : 0;
 }

@@ -13,10 +13,10 @@
 
 static const char *const ptx_type_names[PT__COUNT] = {
 	"", "b8", "b16", "b32", "b64", "b128", "u8", "u16", "u32", "u64", "s8", "s16", "s32",
-	"s64", "f16", "f16x2", "bf16", "bf16x2", "f32", "f64", "pred",
+	"s64", "f16", "f16x2", "bf16", "bf16x2", "f32", "f64", "pred", "u16x2", "s16x2", "tf32",
 };
 static const unsigned char ptx_type_sizes[PT__COUNT] = {
-	0, 1, 2, 4, 8, 16, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 2, 4, 4, 8, 1,
+	0, 1, 2, 4, 8, 16, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 2, 4, 4, 8, 1, 4, 4, 4,
 };
 
 unsigned ptx_type_size(unsigned t)
@@ -91,8 +91,13 @@ int lex(const char *s, size_t n, struct tok **out, size_t *nout)
 			size_t j = i;
 			while (j < n && (lex_wordch((unsigned char)s[j]) ||
 					 (s[j] == ':' && j + 1 < n && s[j + 1] == ':') ||
-					 (s[j] == ':' && j > i && s[j - 1] == ':')))
+					 (s[j] == ':' && j > i && s[j - 1] == ':'))) {
+				/* a directive glued to its type (".reg.b32", written so in the
+				 * inline assembly of cuda_fp16.hpp) is two tokens */
+				if (c == '.' && s[j] == '.' && j > i)
+					break;
 				j++;
+			}
 			k->kind = 'w';
 			k->len = (unsigned)(j - i);
 			i = j;

@@ -146,6 +146,10 @@ int address_operand(struct ctx *c, struct tok *t, size_t n);
 int vector_operand(struct ctx *c, struct tok *t, size_t n, uint32_t *slots, int max,
 		   unsigned ty);
 int decode_insn(struct ctx *c, size_t end);
+/* The matrix instructions (ptx_mma.c): is MN one of them, and their decoder (called
+ * with p->i at the mnemonic, like decode_insn). */
+int ptx_mma_mnemonic(const char *mn, size_t len);
+int decode_mma(struct ctx *c, size_t end);
 
 /* ---- functions (ptx_func.c) and their control flow (ptx_cfg.c) ------------------ */
 

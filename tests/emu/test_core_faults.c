@@ -261,11 +261,13 @@ static void test_unsupported_feature(void **state)
 	void *args[] = { &p, &p, &p };
 	struct emu_fault f;
 	assert_int_equal(launch(g_unsup, "plain", D3(1, 1, 1), D3(32, 1, 1), 0, args, &f), 0);
-	assert_int_equal(launch(g_unsup, "tensorCores", D3(1, 1, 1), D3(32, 1, 1), 0, args, &f), -ENOTSUP);
+	uint64_t tex = 1;
+	void *targs[] = { &tex, &p };
+	assert_int_equal(launch(g_unsup, "texFetch", D3(1, 1, 1), D3(32, 1, 1), 0, targs, &f), -ENOTSUP);
 	assert_int_equal(f.kind, EMU_FAULT_UNSUPPORTED);
-	assert_non_null(strstr(f.message, "wmma"));
+	assert_non_null(strstr(f.message, "textures"));
 	assert_non_null(strstr(f.message, "--backend gpu"));
-	assert_int_equal(f.line, source_line("core_unsupported.cu", "WMMA_LINE"));
+	assert_int_equal(f.line, source_line("core_unsupported.cu", "TEX_LINE"));
 	devmem_free(p);
 }
 

@@ -151,15 +151,39 @@ static int run_ptx(const char *txt, unsigned nthreads, size_t dyn, unsigned nout
 	"\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd2, %r1, " #stride ";\n"               \
 	"\tadd.s64 %rd2, %rd1, %rd2;\n"
 
+/* min/max .NaN and .xorsign.abs of f32 (sm_80): a NaN operand gives the canonical
+ * NaN; the magnitude's min/max with the operands' signs xor'ed. */
+static void test_minmax_nan_f32(void **state)
+{
+	(void)state;
+	static const char txt[] = PTX_HEAD("sm_90") PTX_K(4)
+		"\tmov.b32 %f1, 0f7FC00001;\n\tmov.f32 %f2, 0f3F800000;\n"
+		"\tmin.NaN.f32 %f3, %f1, %f2;\n\tst.global.f32 [%rd2], %f3;\n"
+		"\tmin.f32 %f3, %f1, %f2;\n\tst.global.f32 [%rd2+4], %f3;\n"
+		"\tmov.f32 %f1, 0fC0000000;\n\tmov.f32 %f2, 0f40400000;\n"
+		"\tmax.xorsign.abs.f32 %f3, %f1, %f2;\n\tst.global.f32 [%rd2+8], %f3;\n"
+		"\tret;\n}\n";
+	struct ptx_module *m;
+	struct emu_fault f;
+	devaddr_t buf;
+	uint32_t *o;
+	assert_int_equal(run_ptx(txt, 1, 0, 3, &o, &f, &m, &buf), 0);
+	assert_int_equal(o[0], 0x7fffffff);
+	assert_int_equal(o[1], 0x3f800000);
+	assert_int_equal(o[2], 0xc0400000); /* -3 */
+	devmem_free(buf);
+	ptx_module_free(m);
+}
+
 /* A modifier the interpreter does not implement is refused by name at launch, at the
  * instruction's .cu line; one that changes nothing here (a cache hint) is accepted. */
 static void test_unknown_modifier_refused(void **state)
 {
 	(void)state;
-	static const char txt[] = PTX_HEAD("sm_80") PTX_K(4)
-		"\tld.global.nc.L1::no_allocate.f32 %f1, [%rd2];\n"
-		"\t.loc 1 7 2\n\tmin.NaN.f32 %f2, %f1, %f1;\n"
-		"\tst.global.f32 [%rd2], %f2;\n\tret;\n}\n.file 1 \"m.cu\"\n";
+	static const char txt[] = PTX_HEAD("sm_90") PTX_K(4)
+		"\t.reg .b16 %h<4>;\n\tld.global.nc.L1::no_allocate.b16 %h1, [%rd2];\n"
+		"\t.loc 1 7 2\n\tfma.rn.oob.f16 %h2, %h1, %h1, %h1;\n"
+		"\tst.global.b16 [%rd2], %h2;\n\tret;\n}\n.file 1 \"m.cu\"\n";
 	struct ptx_module *m;
 	struct emu_fault f;
 	devaddr_t buf;
@@ -167,8 +191,8 @@ static void test_unknown_modifier_refused(void **state)
 	assert_int_equal(run_ptx(txt, 1, 0, 1, &o, &f, &m, &buf), -ENOTSUP);
 	assert_int_equal(f.kind, EMU_FAULT_UNSUPPORTED);
 	assert_int_equal(f.line, 7);
-	assert_non_null(strstr(f.message, "modifier .NaN"));
-	assert_non_null(strstr(f.message, "'min.NaN.f32'"));
+	assert_non_null(strstr(f.message, "modifier .oob"));
+	assert_non_null(strstr(f.message, "'fma.rn.oob.f16'"));
 	assert_non_null(strstr(f.message, "--backend gpu"));
 	devmem_free(buf);
 	ptx_module_free(m);
@@ -495,6 +519,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_instruction_refused_at_launch),
 		cmocka_unit_test(test_redux_and_carry),
 		cmocka_unit_test(test_unknown_modifier_refused),
+		cmocka_unit_test(test_minmax_nan_f32),
 		cmocka_unit_test(test_fences_accepted),
 		cmocka_unit_test(test_cvt_int_directed),
 		cmocka_unit_test(test_bfind_shiftamt_and_bmsk),

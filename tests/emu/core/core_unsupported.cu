@@ -1,23 +1,14 @@
-// Emulator core tests: a tensor-core kernel the emulator must refuse by name, and
-// kernels that need a module of their own (the first .shared variable at offset 0).
-#include <mma.h>
-using namespace nvcuda;
+// Emulator core tests: a texture fetch the emulator must refuse by name, and kernels
+// that need a module of their own (the first .shared variable at offset 0).
 
 __global__ void plain(int *p)
 {
 	p[threadIdx.x] = threadIdx.x;
 }
 
-__global__ void tensorCores(const half *a, const half *b, float *c)
+__global__ void texFetch(cudaTextureObject_t tex, float *c)
 {
-	wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
-	wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;
-	wmma::fragment<wmma::accumulator, 16, 16, 16, float> fc;
-	wmma::fill_fragment(fc, 0.0f);
-	wmma::load_matrix_sync(fa, a, 16); // WMMA_LINE
-	wmma::load_matrix_sync(fb, b, 16);
-	wmma::mma_sync(fc, fa, fb, fc);
-	wmma::store_matrix_sync(c, fc, 16, wmma::mem_row_major);
+	c[threadIdx.x] = tex1Dfetch<float>(tex, threadIdx.x); // TEX_LINE
 }
 
 // 2-D convolution, halo from global memory (kernels/07-convolution's cached-halo): the

@@ -1,0 +1,503 @@
+/* exec_mma — the tensor-core instructions: wmma.load/store/mma, mma.sync, ldmatrix,
+ * stmatrix and movmatrix (decoded by ptx_mma.c).
+ *
+ * Which matrix element each lane holds in each fragment register is the H100's, as
+ * measured (tests/emu/programs/wmma_*.cu print it) and as the PTX ISA's tables give for
+ * mma.sync: on sm_80 and later wmma is built from the m16n8 mma tiles (m8n32k16 from the
+ * m32n8k16 ones, transposed), and an f16 matrix_a/matrix_b fragment repeats its elements
+ * to fill 16 (m16n16k16: 8 twice; m32n8k16's B and m8n32k16's A: 4 four times).
+ *
+ * How the products are summed is not IEEE and the PTX ISA leaves it to the hardware.
+ * This is the H100's, fitted to its results on 16384 random products with every input
+ * type and found bit-exact on all of them (tests/emu/programs/mma_rounding.cu):
+ * f16/bf16 inputs: the k products of one instruction (16 for m16n8k16 and wmma's k16, 8
+ * for m16n8k8) are exact; each, and C, is cut toward zero to a fixed point whose last
+ * bit is 2^(e-25), e the largest of C's exponent and the products' exponent sums (e(a) +
+ * e(b), so a product's significand may reach 4); the fixed-point sum is rounded toward
+ * zero to f32, or to nearest to f16 for an f16 accumulator. tf32: the inputs' low 13
+ * bits are ignored and the products are summed four at a time in that way, each partial
+ * result rounded toward zero to f32. f64: fused multiply-adds in k order. Integers:
+ * exact, wrapping, or clamped with .satfinite.
+ */
+#include "exec_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "trace.h"
+
+#define MAXD 32 /* the largest matrix side (m32n8k16's M, m8n32k16's N) */
+
+static unsigned mbits(unsigned t)
+{
+	switch (t) {
+	case MT_F16: case MT_BF16: case MT_B16: return 16;
+	case MT_S8: case MT_U8: return 8;
+	case MT_F64: return 64;
+	default: return 32;
+	}
+}
+
+/* ---- fragment layouts ------------------------------------------------------------------ */
+
+/* 1: 16-bit inputs, 2: 8-bit, 0: tf32 (f64 is handled apart). */
+static unsigned width_class(unsigned t)
+{
+	return t == MT_F16 || t == MT_BF16 ? 1 : t == MT_S8 || t == MT_U8 ? 2 : 0;
+}
+
+/* The m16n8 mma tiles of the PTX ISA (g = lane / 4, t = lane % 4): element i of A
+ * (16 x k), as (row, col). */
+static void tile_a(unsigned wc, unsigned k, unsigned g, unsigned t, unsigned i, unsigned *r,
+		   unsigned *c)
+{
+	if (wc == 1 && k == 16)
+		*r = g + 8 * ((i >> 1) & 1), *c = 2 * t + (i & 1) + 8 * (i >> 2);
+	else if (wc == 1) /* k8 */
+		*r = g + 8 * (i >> 1), *c = 2 * t + (i & 1);
+	else if (wc == 2 && k == 32)
+		*r = g + 8 * ((i >> 2) & 1), *c = 4 * t + (i & 3) + 16 * (i >> 3);
+	else if (wc == 2) /* k16 */
+		*r = g + 8 * (i >> 2), *c = 4 * t + (i & 3);
+	else if (k == 8) /* tf32 */
+		*r = g + 8 * (i & 1), *c = t + 4 * (i >> 1);
+	else /* tf32 k4 */
+		*r = g + 8 * i, *c = t;
+}
+
+/* ... of B (k x 8): its k; the column is g. */
+static unsigned tile_b(unsigned wc, unsigned k, unsigned t, unsigned i)
+{
+	if (wc == 1)
+		return k == 16 ? 2 * t + (i & 1) + 8 * (i >> 1) : 2 * t + i;
+	if (wc == 2)
+		return k == 32 ? 4 * t + (i & 3) + 16 * (i >> 2) : 4 * t + i;
+	return k == 8 ? t + 4 * i : t;
+}
+
+/* ... of C and D (16 x 8). */
+static void tile_c(unsigned g, unsigned t, unsigned i, unsigned *r, unsigned *c)
+{
+	*r = g + 8 * (i >> 1), *c = 2 * t + (i & 1);
+}
+
+/* wmma's m16n16k16 and m32n8k16 (M x 16 by 16 x N) and m16n16k8 (tf32). */
+static void wmma_pos(unsigned M, unsigned N, unsigned frag, unsigned wc, unsigned g,
+		     unsigned t, unsigned i, unsigned *r, unsigned *c)
+{
+	if (frag == MF_A && wc == 0) { /* tf32: the m16n8k8 tile */
+		tile_a(0, 8, g, t, i, r, c);
+	} else if (frag == MF_A) { /* 16-row blocks of the k16 tile; f16 repeats them */
+		i %= M / 2;
+		tile_a(wc, 16, g, t, i % 8, r, c);
+		*r += 16 * (i / 8);
+	} else if (frag == MF_B && wc == 0) { /* tf32: two 8-column blocks */
+		*r = t + 4 * (i & 1), *c = g + 8 * (i >> 1);
+	} else if (frag == MF_B) { /* 8-column blocks of the k16 tile; f16 repeats them */
+		i %= N / 2;
+		*r = tile_b(wc, 16, t, i % 4);
+		*c = g + 8 * (i / 4);
+	} else { /* C and D: 16 x 8 tiles along n (m16n16) or m (m32n8) */
+		tile_c(g, t, i % 4, r, c);
+		if (N == 16)
+			*c += 8 * (i / 4);
+		else
+			*r += 16 * (i / 4);
+	}
+}
+
+/* Element i of lane l of a fragment (MF_A, MF_B, MF_C/MF_D) of instruction mm whose
+ * input type is `it`: its row and column in the matrix (A m x k, B k x n, C m x n). */
+static void frag_pos(const struct ptx_mma *mm, unsigned frag, unsigned it, unsigned l,
+		     unsigned i, unsigned *r, unsigned *c)
+{
+	unsigned g = l >> 2, t = l & 3, wc = width_class(it);
+	if (it == MT_F64 || (mm->m == 8 && mm->n == 8)) { /* m8n8k4 f64, m8n8k16 s8 */
+		unsigned kq = it == MT_F64 ? t : 4 * t + i;
+		if (frag == MF_A)
+			*r = g, *c = kq;
+		else if (frag == MF_B)
+			*r = kq, *c = g;
+		else
+			*r = g, *c = 2 * t + i;
+		return;
+	}
+	if (mm->kind == MMA_SYNC) {
+		if (frag == MF_A)
+			tile_a(wc, mm->k, g, t, i, r, c);
+		else if (frag == MF_B)
+			*r = tile_b(wc, mm->k, t, i), *c = g;
+		else
+			tile_c(g, t, i, r, c);
+		return;
+	}
+	if (mm->m != 8) {
+		wmma_pos(mm->m, mm->n, frag, wc, g, t, i, r, c);
+		return;
+	}
+	/* m8n32k16: the m32n8k16 layouts transposed, A and B swapping roles */
+	unsigned rr, cc;
+	wmma_pos(32, 8, frag == MF_A ? MF_B : frag == MF_B ? MF_A : frag, wc, g, t, i, &rr, &cc);
+	*r = cc, *c = rr;
+}
+
+/* Elements of a fragment per lane, as the decoder counted its registers. */
+static unsigned frag_elems(unsigned nregs, unsigned t)
+{
+	unsigned b = mbits(t);
+	return b >= 32 ? nregs : nregs * (32 / b);
+}
+
+/* Element i of a fragment in registers `slots` of lane l. */
+static uint64_t frag_get(const uint64_t *R, const uint32_t *slots, unsigned t, unsigned l,
+			 unsigned i)
+{
+	unsigned b = mbits(t);
+	if (b >= 32)
+		return R[(size_t)slots[i] * 32 + l] & width_mask(b / 8);
+	unsigned per = 32 / b;
+	return R[(size_t)slots[i / per] * 32 + l] >> (b * (i % per)) & ((1u << b) - 1);
+}
+
+static void frag_set(uint64_t *R, const uint32_t *slots, unsigned t, unsigned l, unsigned i,
+		     uint64_t v)
+{
+	unsigned b = mbits(t);
+	if (b >= 32) {
+		R[(size_t)slots[i] * 32 + l] = v & width_mask(b / 8);
+		return;
+	}
+	unsigned per = 32 / b, sh = b * (i % per);
+	uint64_t *p = &R[(size_t)slots[i / per] * 32 + l];
+	*p = (*p & ~((uint64_t)((1u << b) - 1) << sh) & 0xffffffffu) | (v & ((1u << b) - 1)) << sh;
+}
+
+/* ---- memory ------------------------------------------------------------------------------ */
+
+/* One lane's access through the path ld and st take: the checked address (a fault names
+ * the line), then the race checker's and the counters' hook. */
+static void *access_lane(struct block *b, struct warp *w, const struct ptx_insn *in,
+			 unsigned l, int sp, uint64_t addr, unsigned size, int is_write)
+{
+	void *p = mem_at(b, w, l, in, sp, addr, size, is_write);
+#if EMU_HOOKS
+	const struct emu_hooks *h = b->L->hooks;
+	if (p && h && h->on_access)
+		h->on_access(h->ctx, b->idx, w->id, l, sp, addr, size, is_write, in->line);
+#endif
+	return p;
+}
+
+static int require_warp(struct block *b, struct warp *w, const struct ptx_insn *in, uint32_t m,
+			const char *what)
+{
+	if (m == FULL)
+		return 0;
+	return fault_set(b, w, (unsigned)__builtin_ctz(~m), in, EMU_FAULT_BARRIER, -EDEADLK,
+			 "%s was executed by only some threads of warp %u (lanes 0x%08x): all 32 "
+			 "threads of the warp must execute it together, outside divergent code "
+			 "(.sync.aligned)", what, w->id, m);
+}
+
+/* wmma.load / wmma.store: element (r, c) at base + (r * ldm + c) * size (row-major) or
+ * (c * ldm + r) * size (column-major). */
+static int wmma_ldst(struct block *b, struct warp *w, const struct ptx_insn *in,
+		     const struct ptx_mma *mm, uint64_t *R, uint32_t m)
+{
+	int store = mm->kind == MMA_STORE;
+	if (require_warp(b, w, in, m, store ? "wmma::store_matrix_sync" : "wmma::load_matrix_sync"))
+		return -EDEADLK;
+	unsigned t = mm->atype, es = mbits(t) / 8, ne = frag_elems(mm->nd, t), sp = in->space;
+	const uint64_t *base = R + (size_t)in->s[0] * 32, *ldm = R + (size_t)in->s[1] * 32;
+	struct emu_trace_sm *tsm = b->tsm;
+	uint64_t addr[32];
+	for (unsigned l = 0; l < 32; l++) {
+		uint64_t a0 = (base[l] + (uint64_t)in->off) & space_addr_mask((int)sp);
+		unsigned ld = (uint32_t)ldm[l];
+		if (a0 & 31 || (ld * es) & 15)
+			return fault_set(b, w, l, in, EMU_FAULT_MISALIGNED, -EFAULT,
+					 "%s: the matrix at 0x%llx with a leading dimension of %u "
+					 "elements: the pointer must be 32-byte aligned and ldm a "
+					 "multiple of 16 bytes", store ? "wmma::store_matrix_sync"
+					 : "wmma::load_matrix_sync", (unsigned long long)a0, ld);
+	}
+	for (unsigned i = 0; i < ne; i++) {
+		for (unsigned l = 0; l < 32; l++) {
+			unsigned r, c;
+			frag_pos(mm, mm->frag, mm->frag <= MF_B || t == MT_F64 ? t : MT_F32, l, i, &r, &c);
+			uint64_t a0 = (base[l] + (uint64_t)in->off) & space_addr_mask((int)sp);
+			uint64_t ld = (uint32_t)ldm[l];
+			addr[l] = (a0 + (mm->arow ? r * ld + c : c * ld + r) * es) & space_addr_mask((int)sp);
+		}
+		if (__builtin_expect(tsm != NULL, 0))
+			emu_trace_mem(tsm, in, (int)sp, addr, 0, es, FULL, store);
+		for (unsigned l = 0; l < 32; l++) {
+			unsigned char *p = access_lane(b, w, in, l, (int)sp, addr[l], es, store);
+			if (!p)
+				return -EFAULT;
+			if (store)
+				store_n(p, es, frag_get(R, mm->d, t, l, i));
+			else
+				frag_set(R, mm->d, t, l, i, load_n(p, es, 0));
+		}
+	}
+	return 0;
+}
+
+/* ldmatrix / stmatrix: lane 8q + j gives the address of row j of matrix q; each matrix
+ * is 8 rows of 8 16-bit elements, lane l's register q holding row l/4, columns 2(l%4) and
+ * 2(l%4)+1 (their transpose with .trans). */
+static int ldst_matrix(struct block *b, struct warp *w, const struct ptx_insn *in,
+		       const struct ptx_mma *mm, uint64_t *R, uint32_t m)
+{
+	int store = mm->kind == MMA_STMATRIX;
+	if (require_warp(b, w, in, m, store ? "stmatrix" : "ldmatrix"))
+		return -EDEADLK;
+	unsigned sp = in->space;
+	const uint64_t *base = R + (size_t)in->s[0] * 32;
+	uint16_t mat[4][8][8];
+	if (store)
+		for (unsigned q = 0; q < mm->k; q++)
+			for (unsigned l = 0; l < 32; l++)
+				for (unsigned h = 0; h < 2; h++) {
+					unsigned r = l / 4, c = 2 * (l % 4) + h;
+					uint16_t v = (uint16_t)(R[(size_t)mm->d[q] * 32 + l] >> (16 * h));
+					if (mm->trans)
+						mat[q][c][r] = v;
+					else
+						mat[q][r][c] = v;
+				}
+	struct emu_trace_sm *tsm = b->tsm;
+	uint64_t addr[32];
+	uint32_t rows = (1u << (8 * mm->k)) - 1; /* the lanes giving addresses */
+	if (mm->k == 4)
+		rows = FULL;
+	for (unsigned l = 0; l < 32; l++)
+		addr[l] = (base[l] + (uint64_t)in->off) & space_addr_mask((int)sp);
+	if (__builtin_expect(tsm != NULL, 0))
+		emu_trace_mem(tsm, in, (int)sp, addr, 0, 16, rows, store);
+	for (unsigned l = 0; l < 8 * mm->k; l++) {
+		if (addr[l] & 15)
+			return fault_set(b, w, l, in, EMU_FAULT_MISALIGNED, -EFAULT,
+					 "%s: row address 0x%llx is not 16-byte aligned",
+					 store ? "stmatrix" : "ldmatrix", (unsigned long long)addr[l]);
+		unsigned char *p = access_lane(b, w, in, l, (int)sp, addr[l], 16, store);
+		if (!p)
+			return -EFAULT;
+		if (store)
+			memcpy(p, mat[l / 8][l % 8], 16);
+		else
+			memcpy(mat[l / 8][l % 8], p, 16);
+	}
+	if (!store)
+		for (unsigned q = 0; q < mm->k; q++)
+			for (unsigned l = 0; l < 32; l++) {
+				unsigned r = l / 4, c = 2 * (l % 4);
+				uint32_t lo = mm->trans ? mat[q][c][r] : mat[q][r][c];
+				uint32_t hi = mm->trans ? mat[q][c + 1][r] : mat[q][r][c + 1];
+				R[(size_t)mm->d[q] * 32 + l] = hi << 16 | lo;
+			}
+	return 0;
+}
+
+/* movmatrix.trans: the 8x8 matrix of an ldmatrix fragment, transposed, as one. */
+static int move_matrix(struct block *b, struct warp *w, const struct ptx_insn *in,
+		       const struct ptx_mma *mm, uint64_t *R, uint32_t m)
+{
+	if (require_warp(b, w, in, m, "movmatrix"))
+		return -EDEADLK;
+	uint16_t mat[8][8];
+	for (unsigned l = 0; l < 32; l++)
+		for (unsigned h = 0; h < 2; h++)
+			mat[l / 4][2 * (l % 4) + h] = (uint16_t)(R[(size_t)mm->a[0] * 32 + l] >> (16 * h));
+	for (unsigned l = 0; l < 32; l++) {
+		unsigned r = l / 4, c = 2 * (l % 4);
+		R[(size_t)mm->d[0] * 32 + l] = (uint32_t)mat[c + 1][r] << 16 | mat[c][r];
+	}
+	return 0;
+}
+
+/* ---- the products ---------------------------------------------------------------------- */
+
+/* A finite input as significand * 2^e with its exponent for the alignment (field-based:
+ * subnormals count as the smallest normal exponent). */
+struct term {
+	int neg;
+	uint64_t mag;
+	int e, expo;
+};
+
+struct special { int nan, pinf, ninf; };
+
+static int input_term(unsigned t, uint64_t bits, struct term *x, struct special *sp)
+{
+	unsigned f = t == MT_F16 ? FMT_F16 : t == MT_BF16 ? FMT_BF16 : t == MT_TF32 ? FMT_TF32 : FMT_F32;
+	if (t == MT_TF32)
+		bits &= ~0x1fffull; /* the tensor core reads 19 of the 32 bits */
+	double v = fmt_to_double(f, (uint32_t)bits);
+	if (isnan(v)) {
+		sp->nan = 1;
+		return 1;
+	}
+	if (isinf(v))
+		return v > 0 ? 2 : 3;
+	int mb = f == FMT_F16 || f == FMT_TF32 ? 10 : f == FMT_BF16 ? 7 : 23;
+	int emax = f == FMT_F16 ? 15 : 127;
+	x->neg = signbit(v) != 0;
+	int e;
+	double fr = frexp(fabs(v), &e); /* |v| = fr * 2^e, fr in [0.5, 1) */
+	x->mag = (uint64_t)ldexp(fr, mb + 1);
+	x->e = e - (mb + 1);
+	while (x->mag && !(x->mag & 1) && x->mag > (1ull << mb)) /* keep it small but exact */
+		x->mag >>= 1, x->e++;
+	x->expo = e - 1 < 1 - emax ? 1 - emax : e - 1;
+	return v == 0 ? 4 : 0;
+}
+
+/* c + the n products a[i] * b[i], summed as the tensor core sums (see the top). Returns
+ * the exact fixed-point result as (neg, mag, exponent), or a special in *sp. */
+static void tc_sum(unsigned it, const uint64_t *a, const uint64_t *b, unsigned n, uint64_t cbits,
+		   unsigned ct, struct special *sp, int *neg, uint64_t *mag, int *g)
+{
+	struct term tm[17];
+	unsigned nt = 0;
+	struct term x, y;
+	for (unsigned i = 0; i < n; i++) {
+		int ka = input_term(it, a[i], &x, sp), kb = input_term(it, b[i], &y, sp);
+		if (ka == 1 || kb == 1)
+			continue;
+		if (ka == 2 || ka == 3 || kb == 2 || kb == 3) { /* an infinity: 0 * inf is NaN */
+			if (ka == 4 || kb == 4) {
+				sp->nan = 1;
+			} else {
+				int s = ((ka == 3) ^ (kb == 3)) ^ (ka == 0 ? x.neg : 0) ^ (kb == 0 ? y.neg : 0);
+				if (s)
+					sp->ninf = 1;
+				else
+					sp->pinf = 1;
+			}
+			continue;
+		}
+		if (ka == 4 || kb == 4)
+			continue;
+		tm[nt++] = (struct term){x.neg ^ y.neg, x.mag * y.mag, x.e + y.e, x.expo + y.expo};
+	}
+	int kc = input_term(ct, cbits, &x, sp);
+	if (kc == 2)
+		sp->pinf = 1;
+	else if (kc == 3)
+		sp->ninf = 1;
+	else if (kc == 0)
+		tm[nt++] = x;
+	*neg = 0, *mag = 0, *g = 0;
+	if (!nt)
+		return;
+	int emax = tm[0].expo;
+	for (unsigned i = 1; i < nt; i++)
+		emax = tm[i].expo > emax ? tm[i].expo : emax;
+	int gexp = emax - 25;
+	int64_t s = 0;
+	for (unsigned i = 0; i < nt; i++) {
+		int sh = tm[i].e - gexp;
+		uint64_t q = sh >= 0 ? tm[i].mag << sh : -sh >= 64 ? 0 : tm[i].mag >> -sh;
+		s += tm[i].neg ? -(int64_t)q : (int64_t)q;
+	}
+	*neg = s < 0;
+	*mag = s < 0 ? (uint64_t)-s : (uint64_t)s;
+	*g = gexp;
+}
+
+static uint64_t special_result(const struct special *sp, unsigned dt)
+{
+	if (sp->nan || (sp->pinf && sp->ninf))
+		return dt == MT_F16 ? 0x7fffu : 0x7fffffffu;
+	return dt == MT_F16 ? (sp->pinf ? 0x7c00u : 0xfc00u) : (sp->pinf ? 0x7f800000u : 0xff800000u);
+}
+
+/* One element of D from row a[] of A, column b[] of B (k elements) and c. */
+static uint64_t dot(const struct ptx_mma *mm, const uint64_t *a, const uint64_t *b,
+		    unsigned k, uint64_t c)
+{
+	unsigned it = mm->atype, dt = mm->dtype;
+	if (it == MT_F64) {
+		double acc = f64(c);
+		for (unsigned i = 0; i < k; i++)
+			acc = fma(f64(a[i]), f64(b[i]), acc);
+		return mkf64(acc);
+	}
+	if (it == MT_S8 || it == MT_U8) {
+		int sa = it == MT_S8, sb = mm->btype == MT_S8;
+		int64_t acc = (int32_t)c;
+		for (unsigned i = 0; i < k; i++)
+			acc += (sa ? (int64_t)(int8_t)a[i] : (int64_t)(uint8_t)a[i]) *
+			       (sb ? (int64_t)(int8_t)b[i] : (int64_t)(uint8_t)b[i]);
+		if (mm->satfinite)
+			acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
+		return (uint32_t)acc;
+	}
+	unsigned group = it == MT_TF32 ? 4 : k, ct = mm->ctype;
+	uint64_t acc = c;
+	for (unsigned k0 = 0; k0 < k; k0 += group) {
+		struct special sp = {0, 0, 0};
+		int neg, gexp;
+		uint64_t mag;
+		tc_sum(it, a + k0, b + k0, group, acc, ct, &sp, &neg, &mag, &gexp);
+		if (sp.nan || sp.pinf || sp.ninf)
+			return special_result(&sp, dt);
+		if (dt == MT_F16)
+			return fmt_pack(FMT_F16, neg, mag, gexp, RND_RN, 0);
+		acc = fmt_pack(FMT_F32, neg, mag, gexp, RND_RZ, 0);
+		ct = MT_F32;
+	}
+	return acc;
+}
+
+/* wmma.mma / mma.sync: the warp's fragments to whole matrices, D = A B + C, and back. */
+static int product(struct block *b, struct warp *w, const struct ptx_insn *in,
+		   const struct ptx_mma *mm, uint64_t *R, uint32_t m)
+{
+	if (require_warp(b, w, in, m, mm->kind == MMA_WMMA ? "wmma::mma_sync" : "mma.sync"))
+		return -EDEADLK;
+	static _Thread_local uint64_t A[MAXD][MAXD], B[MAXD][MAXD], C[MAXD][MAXD], D[MAXD][MAXD];
+	unsigned it = mm->atype, M = mm->m, N = mm->n, K = mm->k;
+	unsigned na = frag_elems(mm->na, it), nb = frag_elems(mm->nb, it);
+	unsigned nc = frag_elems(mm->nc, mm->ctype), nd = frag_elems(mm->nd, mm->dtype);
+	unsigned r, c;
+	/* repeated f16 elements: the first copy is the one used, so read the last first */
+	for (unsigned l = 0; l < 32; l++) {
+		for (unsigned i = na; i-- > 0;) {
+			frag_pos(mm, MF_A, it, l, i, &r, &c);
+			A[r][c] = frag_get(R, mm->a, it, l, i);
+		}
+		for (unsigned i = nb; i-- > 0;) {
+			frag_pos(mm, MF_B, it, l, i, &r, &c);
+			B[c][r] = frag_get(R, mm->b, it, l, i); /* stored by column: B[n][k] */
+		}
+		for (unsigned i = 0; i < nc; i++) {
+			frag_pos(mm, MF_C, it, l, i, &r, &c);
+			C[r][c] = frag_get(R, mm->c, mm->ctype, l, i);
+		}
+	}
+	for (unsigned rr = 0; rr < M; rr++)
+		for (unsigned cc = 0; cc < N; cc++)
+			D[rr][cc] = dot(mm, A[rr], B[cc], K, C[rr][cc]);
+	for (unsigned l = 0; l < 32; l++)
+		for (unsigned i = 0; i < nd; i++) {
+			frag_pos(mm, MF_D, it, l, i, &r, &c);
+			frag_set(R, mm->d, mm->dtype, l, i, D[r][c]);
+		}
+	return 0;
+}
+
+int mma_exec(struct block *b, struct warp *w, const struct ptx_insn *in, uint64_t *R,
+	     uint32_t m)
+{
+	const struct ptx_mma *mm = &b->L->m->mmas[in->target];
+	switch (mm->kind) {
+	case MMA_LOAD: case MMA_STORE: return wmma_ldst(b, w, in, mm, R, m);
+	case MMA_LDMATRIX: case MMA_STMATRIX: return ldst_matrix(b, w, in, mm, R, m);
+	case MMA_MOVMATRIX: return move_matrix(b, w, in, mm, R, m);
+	default: return product(b, w, in, mm, R, m);
+	}
+}
