@@ -1,10 +1,12 @@
 /* emu_bench — the emulator's speed: thread-instructions per second on vector add (2^24),
- * tiled matmul (512x512) and a shared-memory reduction (2^24), each against the same
- * computation in plain C on one core. Usage: emu_bench emu_bench.ptx [KERNEL]
- * KERNEL (vecAdd, matmulTiled or reduceShared) runs that one only, for profiling.
- * PMPPLAB_EMU_THREADS caps the emulator's worker threads (default: all cores);
- * PMPPLAB_EMU_RACECHECK=1 runs the launches under the race checker (race.h) and
+ * tiled matmul (512x512), the same product on the tensor cores (wmma, f16) and a
+ * shared-memory reduction (2^24), each against the same computation in plain C on one
+ * core. Usage: emu_bench emu_bench.ptx [KERNEL]
+ * KERNEL (vecAdd, matmulTiled, wmmaGemm or reduceShared) runs that one only, for
+ * profiling. PMPPLAB_EMU_THREADS caps the emulator's worker threads (default: all
+ * cores); PMPPLAB_EMU_RACECHECK=1 runs the launches under the race checker (race.h) and
  * PMPPLAB_TRACE=FILE with the panels' trace (trace.h), to measure what they cost. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +62,15 @@ static int run_launch(const struct emu_launch *l, struct emu_fault *f)
 	int rc = race_run(t, f);
 	race_free(t);
 	return rc;
+}
+
+/* A small integer as an f16's bits. */
+static uint16_t half_of(int v)
+{
+	if (v == 0)
+		return 0;
+	unsigned a = (unsigned)(v < 0 ? -v : v), e = 31 - (unsigned)__builtin_clz(a);
+	return (uint16_t)((v < 0 ? 0x8000u : 0) | (e + 15) << 10 | ((a << (10 - e)) & 0x3ff));
 }
 
 /* Runs one launch and prints its line. Returns 0 or 1. */
@@ -173,6 +184,20 @@ int main(int argc, char **argv)
 	fails += bench(m, "matmulTiled", (struct emu_dim3){ 32, 32, 1 }, (struct emu_dim3){ 16, 16, 1 },
 		       ma_args, "tiled matmul 512x512", tc);
 	fails += wanted("matmulTiled") && memcmp(hmc, mref, mb) != 0; /* small integers: exact in any order */
+
+	/* the same product on the tensor cores: wmma, f16 inputs, f32 accumulator */
+	size_t wbytes = (size_t)mn * mn * 2;
+	devaddr_t wa = dalloc(wbytes), wb = dalloc(wbytes), wc = dalloc(mb);
+	uint16_t *hwa = devmem_host(wa, wbytes), *hwb = devmem_host(wb, wbytes);
+	float *hwc = devmem_host(wc, mb);
+	for (int i = 0; i < mn * mn; i++) {
+		hwa[i] = half_of((int)hma[i]);
+		hwb[i] = half_of((int)hmb[i]);
+	}
+	void *wargs[] = { &wa, &wb, &wc, &mn };
+	fails += bench(m, "wmmaGemm", (struct emu_dim3){ 16, 16, 1 }, (struct emu_dim3){ 128, 1, 1 },
+		       wargs, "wmma gemm 512x512", tc);
+	fails += wanted("wmmaGemm") && memcmp(hwc, mref, mb) != 0; /* exact on tensor cores too */
 
 	/* shared-memory reduction, 2^24 */
 	int nb = n / 256;

@@ -1,4 +1,9 @@
-// Kernels of the emulator benchmark (bench/emu_bench.c): compiled with nvcc -ptx -O3.
+// Kernels of the emulator benchmark (bench/emu_bench.c): compiled with nvcc -ptx -O3
+// -arch=compute_90 (the emulated H100's).
+#include <mma.h>
+#include <cuda_fp16.h>
+using namespace nvcuda;
+
 __global__ void vecAdd(const float *a, const float *b, float *c, int n)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -37,4 +42,33 @@ __global__ void reduceShared(const float *in, float *out, int n)
 	}
 	if (threadIdx.x == 0)
 		out[blockIdx.x] = s[0];
+}
+
+// A tensor-core GEMM as a course writes it: a block of 4 warps computes a 32x32 tile of
+// C, staging 32x16 of A and 16x32 of B in padded shared memory; each warp one 16x16
+// wmma fragment (f16 inputs, f32 accumulator).
+#define WT 32
+__global__ void wmmaGemm(const half *A, const half *B, float *C, int n)
+{
+	__shared__ __align__(32) half As[WT][16 + 8];
+	__shared__ __align__(32) half Bs[16][WT + 8];
+	int warp = threadIdx.x / 32, wr = warp / 2, wc = warp % 2;
+	int row0 = blockIdx.y * WT, col0 = blockIdx.x * WT;
+	wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+	wmma::fill_fragment(acc, 0.0f);
+	for (int k0 = 0; k0 < n; k0 += 16) {
+		for (int e = threadIdx.x; e < WT * 16; e += blockDim.x) {
+			As[e / 16][e % 16] = A[(size_t)(row0 + e / 16) * n + k0 + e % 16];
+			Bs[e / WT][e % WT] = B[(size_t)(k0 + e / WT) * n + col0 + e % WT];
+		}
+		__syncthreads();
+		wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+		wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb;
+		wmma::load_matrix_sync(fa, &As[wr * 16][0], 16 + 8);
+		wmma::load_matrix_sync(fb, &Bs[0][wc * 16], WT + 8);
+		wmma::mma_sync(acc, fa, fb, acc);
+		__syncthreads();
+	}
+	wmma::store_matrix_sync(&C[(size_t)(row0 + wr * 16) * n + col0 + wc * 16], acc, n,
+				wmma::mem_row_major);
 }

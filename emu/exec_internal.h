@@ -412,11 +412,9 @@ uint64_t half_atom(const struct ptx_insn *in, void *p, uint64_t bv); /* atom.add
 
 /* ---- integer SIMD (exec_simd.c) ------------------------------------------------- */
 
-void simd_exec(const struct ptx_insn *in, uint64_t *R, uint32_t m);  /* OP_SIMD */
-void video_exec(const struct ptx_insn *in, uint64_t *R, uint32_t m); /* OP_VIDEO */
-uint32_t dp2a_one(const struct ptx_insn *in, uint32_t a, uint32_t b, uint32_t c);
-uint32_t fns_one(uint32_t mask, uint32_t base, int32_t offset);
-uint32_t prmt_mode_one(unsigned mode, uint32_t a, uint32_t b, uint32_t sel);
+/* OP_HALF (to half_exec), OP_SIMD, OP_VIDEO, OP_DP2A, OP_FNS and prmt with a mode: the
+ * instruction families of sm_80/sm_90 outside the loop's hot cases. */
+void family_exec(const struct ptx_insn *in, uint64_t *R, uint32_t m);
 
 /* ---- tensor cores (exec_mma.c) -------------------------------------------------- */
 

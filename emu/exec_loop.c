@@ -443,9 +443,8 @@ int warp_exec(struct block *b, struct warp *w)
 		CASE(PRMT) {
 			uint64_t *d = DS(0);
 			const uint64_t *a = SS(0), *c = SS(1), *s3 = SS(2);
-			if (in->mod) { /* .f4e .b4e .rc8 .ecl .ecr .rc16 */
-				unsigned md = in->mod;
-				LANES(d[l] = prmt_mode_one(md, (uint32_t)a[l], (uint32_t)c[l], (uint32_t)s3[l]));
+			if (in->mod) { /* .f4e .b4e .rc8 .ecl .ecr .rc16: exec_simd.c */
+				family_exec(in, R, m);
 				NEXT;
 			}
 			LANES(uint64_t x = ((uint64_t)(uint32_t)c[l] << 32) | (uint32_t)a[l];
@@ -472,33 +471,12 @@ int warp_exec(struct block *b, struct warp *w)
 			      d[l] = (uint32_t)acc);
 			NEXT;
 		}
-		CASE(DP2A) {
-			uint64_t *d = DS(0);
-			const uint64_t *a = SS(0), *c = SS(1), *ad = SS(2);
-			LANES(d[l] = dp2a_one(in, (uint32_t)a[l], (uint32_t)c[l], (uint32_t)ad[l]));
-			NEXT;
-		}
-		CASE(FNS) {
-			uint64_t *d = DS(0);
-			const uint64_t *a = SS(0), *c = SS(1), *o = SS(2);
-			LANES(d[l] = fns_one((uint32_t)a[l], (uint32_t)c[l], (int32_t)o[l]));
-			NEXT;
-		}
-		CASE(HALF) { /* exec_half.c */
-			half_exec(in, R, m);
-			NEXT;
-		}
-		CASE(SIMD) { /* exec_simd.c */
-			simd_exec(in, R, m);
-			NEXT;
-		}
-		CASE(VIDEO) {
-			video_exec(in, R, m);
+		CASE(HALF) CASE(SIMD) CASE(VIDEO) CASE(DP2A) CASE(FNS) { /* exec_half.c, exec_simd.c */
+			family_exec(in, R, m);
 			NEXT;
 		}
 		CASE(MMA) { /* exec_mma.c: the whole warp's fragments at once */
-			rc = mma_exec(b, w, in, R, m);
-			if (rc)
+			if ((rc = mma_exec(b, w, in, R, m)))
 				goto out;
 			NEXT;
 		}

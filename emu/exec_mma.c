@@ -320,104 +320,101 @@ static int move_matrix(struct block *b, struct warp *w, const struct ptx_insn *i
 
 /* ---- the products ---------------------------------------------------------------------- */
 
-/* A finite input as significand * 2^e with its exponent for the alignment (field-based:
- * subnormals count as the smallest normal exponent). */
-struct term {
-	int neg;
-	uint64_t mag;
-	int e, expo;
+/* An input of the tensor cores' floating-point sum, decoded once per instruction:
+ * significand * 2^e, and the exponent the alignment uses (field-based: a subnormal
+ * counts as the smallest normal exponent). */
+enum { TV_NUM, TV_ZERO, TV_NAN, TV_PINF, TV_NINF };
+struct tv {
+	uint32_t mag;
+	int16_t e, expo;
+	uint8_t kind, neg;
 };
 
-struct special { int nan, pinf, ninf; };
-
-static int input_term(unsigned t, uint64_t bits, struct term *x, struct special *sp)
+static struct tv decode_tv(unsigned t, uint64_t bits)
 {
-	unsigned f = t == MT_F16 ? FMT_F16 : t == MT_BF16 ? FMT_BF16 : t == MT_TF32 ? FMT_TF32 : FMT_F32;
-	if (t == MT_TF32)
-		bits &= ~0x1fffull; /* the tensor core reads 19 of the 32 bits */
-	double v = fmt_to_double(f, (uint32_t)bits);
-	if (isnan(v)) {
-		sp->nan = 1;
-		return 1;
+	unsigned mb, eb;
+	uint32_t u;
+	switch (t) {
+	case MT_F16: mb = 10, eb = 5, u = (uint32_t)bits & 0xffff; break;
+	case MT_BF16: mb = 7, eb = 8, u = (uint32_t)bits & 0xffff; break;
+	case MT_TF32: mb = 10, eb = 8, u = (uint32_t)bits >> 13; break; /* 19 of the 32 bits */
+	default: mb = 23, eb = 8, u = (uint32_t)bits; break;
 	}
-	if (isinf(v))
-		return v > 0 ? 2 : 3;
-	int mb = f == FMT_F16 || f == FMT_TF32 ? 10 : f == FMT_BF16 ? 7 : 23;
-	int emax = f == FMT_F16 ? 15 : 127;
-	x->neg = signbit(v) != 0;
-	int e;
-	double fr = frexp(fabs(v), &e); /* |v| = fr * 2^e, fr in [0.5, 1) */
-	x->mag = (uint64_t)ldexp(fr, mb + 1);
-	x->e = e - (mb + 1);
-	while (x->mag && !(x->mag & 1) && x->mag > (1ull << mb)) /* keep it small but exact */
-		x->mag >>= 1, x->e++;
-	x->expo = e - 1 < 1 - emax ? 1 - emax : e - 1;
-	return v == 0 ? 4 : 0;
+	uint32_t m = u & ((1u << mb) - 1), ex = u >> mb & ((1u << eb) - 1);
+	int bias = (1 << (eb - 1)) - 1;
+	struct tv v = {m, 0, 0, TV_NUM, (uint8_t)(u >> (mb + eb) & 1)};
+	if (ex == (1u << eb) - 1)
+		v.kind = m ? TV_NAN : v.neg ? TV_NINF : TV_PINF;
+	else if (!ex && !m)
+		v.kind = TV_ZERO;
+	if (ex)
+		v.mag |= 1u << mb;
+	v.expo = (int16_t)((ex ? (int)ex : 1) - bias);
+	v.e = (int16_t)(v.expo - (int)mb);
+	return v;
 }
 
-/* c + the n products a[i] * b[i], summed as the tensor core sums (see the top). Returns
- * the exact fixed-point result as (neg, mag, exponent), or a special in *sp. */
-static void tc_sum(unsigned it, const uint64_t *a, const uint64_t *b, unsigned n, uint64_t cbits,
-		   unsigned ct, struct special *sp, int *neg, uint64_t *mag, int *g)
+/* The result for inputs with a NaN or an infinity, as IEEE says: NaN in (or inf - inf,
+ * or 0 * inf), the canonical NaN out; otherwise the infinity. */
+static uint64_t special_sum(const struct tv *a, const struct tv *b, unsigned n, struct tv c,
+			    unsigned dt)
 {
-	struct term tm[17];
-	unsigned nt = 0;
-	struct term x, y;
+	int nan = c.kind == TV_NAN, pinf = c.kind == TV_PINF, ninf = c.kind == TV_NINF;
 	for (unsigned i = 0; i < n; i++) {
-		int ka = input_term(it, a[i], &x, sp), kb = input_term(it, b[i], &y, sp);
-		if (ka == 1 || kb == 1)
-			continue;
-		if (ka == 2 || ka == 3 || kb == 2 || kb == 3) { /* an infinity: 0 * inf is NaN */
-			if (ka == 4 || kb == 4) {
-				sp->nan = 1;
-			} else {
-				int s = ((ka == 3) ^ (kb == 3)) ^ (ka == 0 ? x.neg : 0) ^ (kb == 0 ? y.neg : 0);
-				if (s)
-					sp->ninf = 1;
-				else
-					sp->pinf = 1;
-			}
-			continue;
+		int ia = a[i].kind >= TV_PINF, ib = b[i].kind >= TV_PINF;
+		if (a[i].kind == TV_NAN || b[i].kind == TV_NAN ||
+		    (ia && b[i].kind == TV_ZERO) || (ib && a[i].kind == TV_ZERO))
+			nan = 1;
+		else if (ia || ib) {
+			if (a[i].neg ^ b[i].neg)
+				ninf = 1;
+			else
+				pinf = 1;
 		}
-		if (ka == 4 || kb == 4)
-			continue;
-		tm[nt++] = (struct term){x.neg ^ y.neg, x.mag * y.mag, x.e + y.e, x.expo + y.expo};
 	}
-	int kc = input_term(ct, cbits, &x, sp);
-	if (kc == 2)
-		sp->pinf = 1;
-	else if (kc == 3)
-		sp->ninf = 1;
-	else if (kc == 0)
-		tm[nt++] = x;
-	*neg = 0, *mag = 0, *g = 0;
-	if (!nt)
-		return;
-	int emax = tm[0].expo;
-	for (unsigned i = 1; i < nt; i++)
-		emax = tm[i].expo > emax ? tm[i].expo : emax;
-	int gexp = emax - 25;
-	int64_t s = 0;
-	for (unsigned i = 0; i < nt; i++) {
-		int sh = tm[i].e - gexp;
-		uint64_t q = sh >= 0 ? tm[i].mag << sh : -sh >= 64 ? 0 : tm[i].mag >> -sh;
-		s += tm[i].neg ? -(int64_t)q : (int64_t)q;
-	}
-	*neg = s < 0;
-	*mag = s < 0 ? (uint64_t)-s : (uint64_t)s;
-	*g = gexp;
-}
-
-static uint64_t special_result(const struct special *sp, unsigned dt)
-{
-	if (sp->nan || (sp->pinf && sp->ninf))
+	if (nan || (pinf && ninf))
 		return dt == MT_F16 ? 0x7fffu : 0x7fffffffu;
-	return dt == MT_F16 ? (sp->pinf ? 0x7c00u : 0xfc00u) : (sp->pinf ? 0x7f800000u : 0xff800000u);
+	return dt == MT_F16 ? (pinf ? 0x7c00u : 0xfc00u) : (pinf ? 0x7f800000u : 0xff800000u);
 }
 
-/* One element of D from row a[] of A, column b[] of B (k elements) and c. */
+/* c + the n products a[i] b[i] as the tensor core sums them (see the top), rounded
+ * toward zero to f32, or to nearest to f16 (dt). */
+static uint64_t tc_group(const struct tv *a, const struct tv *b, unsigned n, struct tv c,
+			 unsigned dt)
+{
+	int emax = c.kind == TV_NUM ? c.expo : -100000, special = c.kind >= TV_NAN;
+	for (unsigned i = 0; i < n; i++) {
+		special |= a[i].kind >= TV_NAN || b[i].kind >= TV_NAN;
+		if (a[i].kind == TV_NUM && b[i].kind == TV_NUM && a[i].expo + b[i].expo > emax)
+			emax = a[i].expo + b[i].expo;
+	}
+	if (special)
+		return special_sum(a, b, n, c, dt);
+	int64_t s = 0;
+	int g = emax - 25;
+	if (c.kind == TV_NUM) {
+		int sh = c.e - g;
+		uint64_t q = sh >= 0 ? (uint64_t)c.mag << sh : -sh >= 64 ? 0 : (uint64_t)c.mag >> -sh;
+		s = c.neg ? -(int64_t)q : (int64_t)q;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (a[i].kind != TV_NUM || b[i].kind != TV_NUM)
+			continue;
+		int sh = a[i].e + b[i].e - g;
+		uint64_t p = (uint64_t)a[i].mag * b[i].mag;
+		uint64_t q = sh >= 0 ? p << sh : -sh >= 64 ? 0 : p >> -sh;
+		s += a[i].neg ^ b[i].neg ? -(int64_t)q : (int64_t)q;
+	}
+	uint64_t mag = s < 0 ? (uint64_t)-s : (uint64_t)s;
+	if (dt == MT_F16)
+		return fmt_pack(FMT_F16, s < 0, mag, g, RND_RN, 0);
+	return fmt_pack(FMT_F32, s < 0, mag, g, RND_RZ, 0);
+}
+
+/* One element of D from row a[] of A, column b[] of B (k elements) and c (bits). The
+ * floating-point inputs come decoded (ta, tb), the others as bits. */
 static uint64_t dot(const struct ptx_mma *mm, const uint64_t *a, const uint64_t *b,
-		    unsigned k, uint64_t c)
+		    const struct tv *ta, const struct tv *tb, unsigned k, uint64_t c)
 {
 	unsigned it = mm->atype, dt = mm->dtype;
 	if (it == MT_F64) {
@@ -436,19 +433,12 @@ static uint64_t dot(const struct ptx_mma *mm, const uint64_t *a, const uint64_t 
 			acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
 		return (uint32_t)acc;
 	}
-	unsigned group = it == MT_TF32 ? 4 : k, ct = mm->ctype;
+	unsigned group = it == MT_TF32 ? 4 : k;
+	struct tv tc = decode_tv(mm->ctype, c);
 	uint64_t acc = c;
 	for (unsigned k0 = 0; k0 < k; k0 += group) {
-		struct special sp = {0, 0, 0};
-		int neg, gexp;
-		uint64_t mag;
-		tc_sum(it, a + k0, b + k0, group, acc, ct, &sp, &neg, &mag, &gexp);
-		if (sp.nan || sp.pinf || sp.ninf)
-			return special_result(&sp, dt);
-		if (dt == MT_F16)
-			return fmt_pack(FMT_F16, neg, mag, gexp, RND_RN, 0);
-		acc = fmt_pack(FMT_F32, neg, mag, gexp, RND_RZ, 0);
-		ct = MT_F32;
+		acc = tc_group(ta + k0, tb + k0, group, tc, dt);
+		tc = decode_tv(MT_F32, acc); /* tf32: the next four onto the rounded sum */
 	}
 	return acc;
 }
@@ -460,6 +450,7 @@ static int product(struct block *b, struct warp *w, const struct ptx_insn *in,
 	if (require_warp(b, w, in, m, mm->kind == MMA_WMMA ? "wmma::mma_sync" : "mma.sync"))
 		return -EDEADLK;
 	static _Thread_local uint64_t A[MAXD][MAXD], B[MAXD][MAXD], C[MAXD][MAXD], D[MAXD][MAXD];
+	static _Thread_local struct tv TA[MAXD][MAXD], TB[MAXD][MAXD];
 	unsigned it = mm->atype, M = mm->m, N = mm->n, K = mm->k;
 	unsigned na = frag_elems(mm->na, it), nb = frag_elems(mm->nb, it);
 	unsigned nc = frag_elems(mm->nc, mm->ctype), nd = frag_elems(mm->nd, mm->dtype);
@@ -479,9 +470,18 @@ static int product(struct block *b, struct warp *w, const struct ptx_insn *in,
 			C[r][c] = frag_get(R, mm->c, mm->ctype, l, i);
 		}
 	}
+	int fp = it == MT_F16 || it == MT_BF16 || it == MT_TF32;
+	if (fp) {
+		for (unsigned rr = 0; rr < M; rr++)
+			for (unsigned kk = 0; kk < K; kk++)
+				TA[rr][kk] = decode_tv(it, A[rr][kk]);
+		for (unsigned cc = 0; cc < N; cc++)
+			for (unsigned kk = 0; kk < K; kk++)
+				TB[cc][kk] = decode_tv(it, B[cc][kk]);
+	}
 	for (unsigned rr = 0; rr < M; rr++)
 		for (unsigned cc = 0; cc < N; cc++)
-			D[rr][cc] = dot(mm, A[rr], B[cc], K, C[rr][cc]);
+			D[rr][cc] = dot(mm, A[rr], B[cc], TA[rr], TB[cc], K, C[rr][cc]);
 	for (unsigned l = 0; l < 32; l++)
 		for (unsigned i = 0; i < nd; i++) {
 			frag_pos(mm, MF_D, it, l, i, &r, &c);

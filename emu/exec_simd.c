@@ -48,7 +48,7 @@ static uint32_t simd_one(const struct ptx_insn *in, uint32_t a, uint32_t b)
 	return r;
 }
 
-void simd_exec(const struct ptx_insn *in, uint64_t *R, uint32_t m)
+static void simd_exec(const struct ptx_insn *in, uint64_t *R, uint32_t m)
 {
 	uint64_t *d = DS(0);
 	const uint64_t *a = SS(0), *b = in->ns > 1 ? SS(1) : SS(0);
@@ -96,7 +96,7 @@ static uint32_t video_one(const struct ptx_insn *in, uint32_t a, uint32_t b, uin
 	return add ? (uint32_t)sum : r;
 }
 
-void video_exec(const struct ptx_insn *in, uint64_t *R, uint32_t m)
+static void video_exec(const struct ptx_insn *in, uint64_t *R, uint32_t m)
 {
 	uint64_t *d = DS(0);
 	const uint64_t *a = SS(0), *b = SS(1), *c = SS(2);
@@ -106,7 +106,7 @@ void video_exec(const struct ptx_insn *in, uint64_t *R, uint32_t m)
 /* ---- dp2a, fns, prmt --------------------------------------------------------------------- */
 
 /* dp2a.lo/.hi: the two 16-bit halves of a times bytes 0-1 (lo) or 2-3 (hi) of b, plus c. */
-uint32_t dp2a_one(const struct ptx_insn *in, uint32_t a, uint32_t b, uint32_t c)
+static uint32_t dp2a_one(const struct ptx_insn *in, uint32_t a, uint32_t b, uint32_t c)
 {
 	int sa = is_signed_t(in->type), sb = is_signed_t(in->type2);
 	unsigned base = in->mod == MUL_HI ? 2 : 0;
@@ -120,7 +120,7 @@ uint32_t dp2a_one(const struct ptx_insn *in, uint32_t a, uint32_t b, uint32_t c)
 
 /* fns: the offset-th set bit of mask counting from base (up for a positive offset,
  * down for a negative one, base itself for 0), or 0xffffffff. */
-uint32_t fns_one(uint32_t mask, uint32_t base, int32_t offset)
+static uint32_t fns_one(uint32_t mask, uint32_t base, int32_t offset)
 {
 	if (offset == 0)
 		return base < 32 && (mask >> base & 1) ? base : 0xffffffffu;
@@ -134,7 +134,7 @@ uint32_t fns_one(uint32_t mask, uint32_t base, int32_t offset)
 
 /* prmt with a mode (.f4e .b4e .rc8 .ecl .ecr .rc16): the selector's low two bits pick a
  * fixed pattern of the eight bytes of {b, a}. */
-uint32_t prmt_mode_one(unsigned mode, uint32_t a, uint32_t b, uint32_t sel)
+static uint32_t prmt_mode_one(unsigned mode, uint32_t a, uint32_t b, uint32_t sel)
 {
 	uint64_t x = (uint64_t)b << 32 | a;
 	unsigned s = sel & 3, r = 0;
@@ -151,4 +151,20 @@ uint32_t prmt_mode_one(unsigned mode, uint32_t a, uint32_t b, uint32_t sel)
 		r |= (uint32_t)(x >> (8 * k) & 0xff) << (8 * i);
 	}
 	return r;
+}
+
+void family_exec(const struct ptx_insn *in, uint64_t *R, uint32_t m)
+{
+	uint64_t *d = DS(0);
+	const uint64_t *a = SS(0), *b = in->ns > 1 ? SS(1) : SS(0), *c = in->ns > 2 ? SS(2) : SS(0);
+	switch (in->op) {
+	case OP_HALF: half_exec(in, R, m); break;
+	case OP_SIMD: simd_exec(in, R, m); break;
+	case OP_VIDEO: video_exec(in, R, m); break;
+	case OP_DP2A: LANES(d[l] = dp2a_one(in, (uint32_t)a[l], (uint32_t)b[l], (uint32_t)c[l])); break;
+	case OP_FNS: LANES(d[l] = fns_one((uint32_t)a[l], (uint32_t)b[l], (int32_t)c[l])); break;
+	default: /* OP_PRMT with a mode */
+		LANES(d[l] = prmt_mode_one(in->mod, (uint32_t)a[l], (uint32_t)b[l], (uint32_t)c[l]));
+		break;
+	}
 }
