@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "emu_device.h"
 #include "trace.h" /* issue 7 (panels) */
 #include "schedule.h"
 
@@ -144,7 +145,7 @@ static int block_run(struct worker *wk, unsigned idx)
 				R[SR_CTAID_X * 32 + lane] = b->bid.x;
 				R[SR_CTAID_Y * 32 + lane] = b->bid.y;
 				R[SR_CTAID_Z * 32 + lane] = b->bid.z;
-				R[SR_SMID * 32 + lane] = b->idx % 132;
+				R[SR_SMID * 32 + lane] = b->idx % b->L->nsm;
 			}
 			w->nframes = 1;
 		} else if (frame_push(b, w, L->kf, 0)) {
@@ -379,6 +380,7 @@ int emu_run(const struct emu_launch *l, struct emu_fault *fault)
 	L.strict_exits = L.hooks && L.hooks->strict_exits;
 	emu_schedule_current(&L.sched);
 	L.slice = L.sched.slice ? L.sched.slice : TIMESLICE;
+	L.nsm = (unsigned)emu_device_current(NULL)->sm_count; /* %smid, %nsmid */
 	pthread_mutex_init(&L.lock, NULL);
 	int rc = launch_params(&L);
 	if (rc) {

@@ -58,8 +58,8 @@ static void frame_init_slots(struct block *b, struct warp *w, struct frame *fr)
 		R[SR_LANEMASK_LE * 32 + lane] = (uint32_t)((2ull << lane) - 1);
 		R[SR_LANEMASK_GT * 32 + lane] = (uint32_t)~((2ull << lane) - 1);
 		R[SR_LANEMASK_GE * 32 + lane] = (uint32_t)~((1u << lane) - 1);
-		R[SR_SMID * 32 + lane] = b->idx % 132;
-		R[SR_NSMID * 32 + lane] = 132;
+		R[SR_SMID * 32 + lane] = b->idx % b->L->nsm; /* breadth first, one block an SM */
+		R[SR_NSMID * 32 + lane] = b->L->nsm;
 		R[SR_GRIDID * 32 + lane] = 1;
 		R[SR_LOCALBASE * 32 + lane] = fr->local_base;
 	}

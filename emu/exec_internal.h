@@ -133,6 +133,7 @@ struct launch_ctx {
 	struct emu_schedule sched; /* block and warp order (schedule.h) */
 	unsigned slice;            /* warp instructions before the next warp runs */
 	int strict_exits;          /* the hooks' strict_exits at the launch's start */
+	unsigned nsm;              /* the emulated GPU's SMs (emu_device.h): %smid, %nsmid */
 };
 
 /* Not exported from libpmpplab_cudart.so: these are the interpreter's own. */

@@ -16,8 +16,9 @@
  * e(b), so a product's significand may reach 4); the fixed-point sum is rounded toward
  * zero to f32, or to nearest to f16 for an f16 accumulator. tf32: the inputs' low 13
  * bits are ignored and the products are summed four at a time in that way, each partial
- * result rounded toward zero to f32. f64: fused multiply-adds in k order. Integers:
- * exact, wrapping, or clamped with .satfinite.
+ * result rounded toward zero to f32. NaN in gives the canonical NaN, an infinity (not met
+ * by its opposite) stays one, as the H100 does (mma_specials.cu). f64: fused
+ * multiply-adds in k order. Integers: exact, wrapping, or clamped with .satfinite.
  */
 #include "exec_internal.h"
 
@@ -411,6 +412,22 @@ static uint64_t tc_group(const struct tv *a, const struct tv *b, unsigned n, str
 	return fmt_pack(FMT_F32, s < 0, mag, g, RND_RZ, 0);
 }
 
+/* One step of the f64 mma: a fused multiply-add, and the H100's NaNs (mma_specials.cu):
+ * a NaN operand is passed on made quiet, B's before C's before A's; an invalid operation
+ * (0 x inf, inf - inf) gives 0xfff8000000000000. */
+static uint64_t dmma_fma(uint64_t a, uint64_t b, uint64_t c)
+{
+	const uint64_t quiet = 1ull << 51;
+	if (isnan(f64(b)))
+		return b | quiet;
+	if (isnan(f64(c)))
+		return c | quiet;
+	if (isnan(f64(a)))
+		return a | quiet;
+	double r = fma(f64(a), f64(b), f64(c));
+	return isnan(r) ? 0xfff8000000000000ull : mkf64(r);
+}
+
 /* One element of D from row a[] of A, column b[] of B (k elements) and c (bits). The
  * floating-point inputs come decoded (ta, tb), the others as bits. */
 static uint64_t dot(const struct ptx_mma *mm, const uint64_t *a, const uint64_t *b,
@@ -418,10 +435,10 @@ static uint64_t dot(const struct ptx_mma *mm, const uint64_t *a, const uint64_t 
 {
 	unsigned it = mm->atype, dt = mm->dtype;
 	if (it == MT_F64) {
-		double acc = f64(c);
+		uint64_t acc = c;
 		for (unsigned i = 0; i < k; i++)
-			acc = fma(f64(a[i]), f64(b[i]), acc);
-		return mkf64(acc);
+			acc = dmma_fma(a[i], b[i], acc);
+		return acc;
 	}
 	if (it == MT_S8 || it == MT_U8) {
 		int sa = it == MT_S8, sb = mm->btype == MT_S8;

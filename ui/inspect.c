@@ -25,8 +25,10 @@ const char *inspect_tab_name(enum inspect_tab t)
 void inspect_init(struct inspect *in, const char *trace_path, bool detect, bool emulated)
 {
 	memset(in, 0, sizeof(*in));
-	if (emulated) /* the GPU the emulator emulates first, the real cards after it */
-		occ_device_emulated(&in->devices[in->ndevices++]);
+	if (emulated) { /* the GPU the emulator emulates first, the real cards after it */
+		occ_device_emulated(&in->devices[in->ndevices]);
+		in->model_sms = (unsigned)in->devices[in->ndevices++].sm_count;
+	}
 	unsigned n;
 	const struct occ_device *t = occ_devices(&n);
 	for (unsigned i = 0; i < n && in->ndevices < INSPECT_MAX_DEVICES; i++)
@@ -257,7 +259,14 @@ static void sm_line(const struct inspect *in, unsigned i, struct sline_list *out
 {
 	const struct emu_trace_sm_snap *s = &in->snap->sm[i];
 	struct sline *l = sline_list_add(out);
-	sline_printf(l, i == in->sm ? ROLE_SELECTED : ROLE_NORMAL, "%sSM %-2u", i == in->sm ? ">" : " ", i);
+	const char *mark = i == in->sm ? ">" : " ";
+	enum ui_role role = i == in->sm ? ROLE_SELECTED : ROLE_NORMAL;
+	if (in->model_sms && s->busy) /* the SM the block is placed on, not the worker */
+		sline_printf(l, role, "%sSM %-3u", mark, s->block % in->model_sms);
+	else if (in->model_sms)
+		sline_printf(l, role, "%sSM -  ", mark);
+	else
+		sline_printf(l, role, "%sSM %-2u", mark, i);
 	if (!s->busy) {
 		sline_printf(l, ROLE_DIM, " idle        %u blocks done", s->blocks_done);
 		return;
@@ -288,7 +297,9 @@ static void warp_mask_line(const struct inspect *in, int width, struct sline_lis
 	uint32_t m = s->mask[in->warp];
 	bool wide = width >= INSPECT_WIDE;
 	struct sline *l = sline_list_add(out);
-	sline_printf(l, ROLE_NORMAL, "SM %u warp %u %s", in->sm, in->warp, wide ? "lanes " : "");
+	sline_printf(l, ROLE_NORMAL, "SM %u warp %u %s",
+		     in->model_sms && s->busy ? s->block % in->model_sms : in->sm, in->warp,
+		     wide ? "lanes " : "");
 	for (unsigned k = 0; k < 32; k++)
 		sline_puts(l, m >> k & 1 ? ROLE_PASS : ROLE_DIM, m >> k & 1 ? "|" : ".");
 	sline_printf(l, ROLE_NORMAL, wide ? " %u/32 active, %llu instructions" : " %u/32 active, %llu insns",
@@ -341,6 +352,9 @@ static void warps_render(struct inspect *in, int width, int height, struct sline
 	if (sm_rows < 2)
 		sm_rows = 2;
 	unsigned first = in->sm >= sm_rows ? in->sm - sm_rows + 1 : 0;
+	if (in->model_sms) /* the emulator's workers stand for the modelled SMs */
+		sline_list_addf(out, ROLE_DIM, "%u SMs modelled, %u at a time: block b on SM b mod %u",
+				in->model_sms, nsm, in->model_sms);
 	for (unsigned i = first; i < nsm && i < first + sm_rows; i++)
 		sm_line(in, i, out);
 	if (nsm > sm_rows)

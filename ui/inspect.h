@@ -45,6 +45,7 @@ struct inspect {
 	struct occ_device devices[INSPECT_MAX_DEVICES];
 	unsigned ndevices, device;     /* the picked one */
 	bool has_detected;             /* devices[ndevices - 1] is the local GPU */
+	unsigned model_sms;            /* the emulated GPU's SMs (0: not the emulator) */
 	struct resources res[INSPECT_MAX_DEVICES]; /* per device; loaded[] says which */
 	bool loaded[INSPECT_MAX_DEVICES];
 	int res_rc[INSPECT_MAX_DEVICES];

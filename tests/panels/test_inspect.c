@@ -213,6 +213,27 @@ static void test_warps_memory(void **state)
 }
 
 /* Every rendered line fits the width; what does not fit ends in an ellipsis. */
+/* On the emulator each SM row is named by the SM its block is placed on (block b on
+ * SM b mod 132, the first wave one block an SM; issue 18), not by the worker. */
+static void test_warps_model_sms(void **state)
+{
+	(void)state;
+	struct inspect in;
+	inspect_init(&in, "/nonexistent/trace", false, true);
+	in.tab = INSPECT_WARPS;
+	fake_snapshot(&in);
+	in.snap->sm[0].block = 137; /* on SM 5 */
+	in.snap->sm[1] = (struct emu_trace_sm_snap){.busy = 1, .block = 30, .nwarps = 4};
+	char *s = render(&in, 120, 40);
+	print_message("%s", s);
+	assert_non_null(strstr(s, "132 SMs modelled, 2 at a time: block b on SM b mod 132"));
+	assert_non_null(strstr(s, "SM 5 warp 0 lanes"));
+	assert_non_null(strstr(s, ">SM 5   block 137"));
+	assert_non_null(strstr(s, " SM 30  block 30"));
+	free(s);
+	inspect_release(&in);
+}
+
 static void test_fits_80_columns(void **state)
 {
 	(void)state;
@@ -468,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_occupancy),
 		cmocka_unit_test(test_emulated_device),
 		cmocka_unit_test(test_warps_memory),
+		cmocka_unit_test(test_warps_model_sms),
 		cmocka_unit_test(test_fits_80_columns),
 		cmocka_unit_test(test_gpu_memory),
 		cmocka_unit_test(test_trace_belongs_to_lab),
