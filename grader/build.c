@@ -402,11 +402,11 @@ static int job_compile(const struct job *j, const char *final_dir, struct build_
 	runner_result_release(&ptx.res);
 	rc = no_sandbox ? -EPERM : ok ? 0 : -ENOEXEC;
 	/* The outputs up into the folder that becomes the cache entry. */
-	if (ok && (rename(paths[0], strcat(dirs[0], "/../prog")) != 0 ||
-		   (ptx.argc && rename(paths[1], strcat(dirs[1], "/../prog.ptx")) != 0)))
+	char up[2][PATH_MAX + 16];
+	snprintf(up[0], sizeof(up[0]), "%s/prog", tmp);
+	snprintf(up[1], sizeof(up[1]), "%s/prog.ptx", tmp);
+	if (ok && (rename(paths[0], up[0]) != 0 || (ptx.argc && rename(paths[1], up[1]) != 0)))
 		rc = -errno;
-	snprintf(dirs[0], sizeof(dirs[0]), "%s/host", tmp);
-	snprintf(dirs[1], sizeof(dirs[1]), "%s/ptx", tmp);
 	fs_remove_tree(dirs[0]);
 	fs_remove_tree(dirs[1]);
 	fs_remove_tree(copy);

@@ -495,7 +495,7 @@ static void grade_profile(struct grading *g)
 	}
 	progress(g, GRADE_STAGE_CHECK, 0, 1, NCU_REPORT_TEST);
 	char *ncu = paths_cuda_tool("ncu");
-	char request[160], actual[160], log[176], why[700] = "";
+	char request[160], actual[160], log[176], why[1400] = "";
 	snprintf(request, sizeof(request), "%s/%s.in", g->box, d->name);
 	snprintf(actual, sizeof(actual), "%s/%s.ncu", g->box, d->name);
 	snprintf(log, sizeof(log), "%s/%s.ncu.csv", g->box, d->name);
@@ -523,7 +523,8 @@ static void grade_profile(struct grading *g)
 	else if (!text || !*text) {
 		char how[128];
 		runner_describe(&res, 30 * lab_timeout_ms(g->spec), how, sizeof(how));
-		snprintf(why, sizeof(why), "ncu wrote no table (it %s)", how);
+		snprintf(why, sizeof(why), "ncu wrote no table (it %s)%s%s", how,
+			 res.err && *res.err ? "; it said:\n" : "", tail_lines(res.err, 6));
 	}
 	else if (!(p = calloc(1, sizeof(*p))))
 		snprintf(why, sizeof(why), "out of memory");

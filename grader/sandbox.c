@@ -718,10 +718,13 @@ bool sandbox_started(const char *status_text)
 
 void sandbox_explain(const char *err, char *out, size_t len)
 {
-	const char *said = err && *err ? err : "(nothing)";
+	char said[512];
+	snprintf(said, sizeof(said), "%s", err && *err ? err : "(nothing)");
+	for (size_t n = strlen(said); n && (said[n - 1] == '\n' || said[n - 1] == ' '); n--)
+		said[n - 1] = '\0';
 	if (geteuid() == 0)
 		snprintf(out, len,
-			 "the sandbox (bubblewrap) could not be set up: bwrap said: %s\n"
+			 "the sandbox (bubblewrap) could not be set up: %s\n"
 			 "Run as root, bwrap needs the capability to create namespaces and mounts: in a "
 			 "container, start it with --cap-add SYS_ADMIN --security-opt seccomp=unconfined "
 			 "--security-opt apparmor=unconfined (or --privileged), or grade as an unprivileged "
@@ -730,7 +733,7 @@ void sandbox_explain(const char *err, char *out, size_t len)
 			 said);
 	else
 		snprintf(out, len,
-			 "the sandbox (bubblewrap) could not be set up: bwrap said: %s\n"
+			 "the sandbox (bubblewrap) could not be set up: %s\n"
 			 "bwrap needs unprivileged user namespaces. Allow them (as root): "
 			 "sysctl -w user.max_user_namespaces=15000; on Debian before 11 also "
 			 "sysctl -w kernel.unprivileged_userns_clone=1; on Ubuntu 23.10 and later "
