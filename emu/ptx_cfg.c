@@ -152,8 +152,7 @@ int finish_function(struct parser *p, struct fbuild *b)
 	for (size_t i = 0; i < b->nbr; i++) {
 		struct ment *e = map_get(&b->names, b->br[i].name, strlen(b->br[i].name));
 		if (!e || e->kind != K_LABEL)
-			return perr(p, f->code[b->br[i].pc].line ? f->line : f->line,
-				    "unknown label '%s' in '%s'", b->br[i].name, f->name);
+			return perr(p, f->line, "unknown label '%s' in '%s'", b->br[i].name, f->name);
 		f->code[b->br[i].pc].target = (uint32_t)e->val;
 		label_at_end |= e->val == f->ncode;
 	}

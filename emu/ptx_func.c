@@ -105,6 +105,13 @@ static int body_decl(struct parser *p, struct fbuild *b, struct tok *dt)
 		return p->rc;
 	for (;;) {
 		if (tok_is(dt, ".reg")) {
+			/* nvcc declares a few thousand at most; a huge range would take
+			 * minutes to name and gigabytes of register file per warp */
+			if (d.range && d.count > PTX_MAX_REG_RANGE)
+				return perr(p, dt->line,
+					    "'.reg %.*s<%llu>': more registers than the emulator takes in one declaration (%u)",
+					    (int)d.nlen, d.name, (unsigned long long)d.count,
+					    PTX_MAX_REG_RANGE);
 			unsigned n = d.range ? (unsigned)d.count : 1;
 			for (unsigned k = 0; k < n; k++) {
 				char name[160];

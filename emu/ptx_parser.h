@@ -85,6 +85,9 @@ struct parser {
 
 /* ---- declarations --------------------------------------------------------------- */
 
+/* The most registers one .reg declaration may name (%r<N>). */
+#define PTX_MAX_REG_RANGE 65536u
+
 struct decl {
 	unsigned type, align, vec;
 	const char *name;

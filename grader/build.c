@@ -440,6 +440,9 @@ static int job_run(struct job *j, struct build_result *out, struct diag_list *er
 				 strerror(-rc));
 			return rc;
 		}
+		static int swept; /* once a process: what killed builds left in the cache */
+		if (!__atomic_exchange_n(&swept, 1, __ATOMIC_RELAXED))
+			fs_sweep_stale(parent);
 		rc = job_compile(j, dir, out);
 		if (rc < 0 && rc != -ENOEXEC)
 			diag_add(errs, DIAG_ERROR, dir, 0, 0, "cannot build in the cache: %s", strerror(-rc));

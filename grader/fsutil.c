@@ -1,9 +1,13 @@
 /* fsutil: see fsutil.h. */
 #include "fsutil.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,37 +56,82 @@ const char *fs_base_name(const char *path)
 	return s ? s + 1 : path ? path : "";
 }
 
-int fs_write_atomic(const char *path, const void *data, size_t len)
+char *fs_tmp_name(const char *path)
 {
+	static unsigned seq;
 	char *tmp = NULL;
-	if (asprintf(&tmp, "%s.tmp.%d", path, (int)getpid()) < 0)
-		return -ENOMEM;
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (asprintf(&tmp, "%s.tmp.%d.%u", path, (int)getpid(),
+		     __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED)) < 0)
+		return NULL;
+	return tmp;
+}
+
+void fs_sync_dir(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+/* Writes DATA to a new temporary file beside PATH and flushes it to disk. Returns its
+ * name (caller frees), or NULL with errno set and nothing left behind. */
+static char *write_tmp(const char *path, const void *data, size_t len)
+{
+	char *tmp = fs_tmp_name(path);
+	if (!tmp) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666); /* umask applies */
 	if (fd < 0) {
-		int err = errno;
 		free(tmp);
-		return -err;
+		return NULL;
 	}
 	const char *p = data;
 	size_t left = len;
+	int err = 0;
 	while (left) {
 		ssize_t w = write(fd, p, left);
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w <= 0)
+		if (w <= 0) {
+			err = w < 0 ? errno : EIO;
 			break;
+		}
 		p += w;
 		left -= (size_t)w;
 	}
-	int err = left ? (errno ? errno : EIO) : 0;
 	if (!err && fsync(fd) != 0)
 		err = errno;
 	if (close(fd) != 0 && !err)
 		err = errno;
-	if (!err && rename(tmp, path) != 0)
-		err = errno;
+	if (err) {
+		unlink(tmp);
+		free(tmp);
+		errno = err;
+		return NULL;
+	}
+	return tmp;
+}
+
+int fs_write_atomic(const char *path, const void *data, size_t len)
+{
+	char *tmp = write_tmp(path, data, len);
+	if (!tmp)
+		return -errno;
+	int err = rename(tmp, path) != 0 ? errno : 0;
 	if (err)
 		unlink(tmp);
+	else
+		fs_sync_dir(path);
 	free(tmp);
 	return -err;
 }
@@ -93,17 +142,55 @@ int fs_copy_new(const char *src, const char *dst)
 	char *data = fs_read(src, &len);
 	if (!data)
 		return -errno;
-	int fd = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		int err = errno;
-		free(data);
-		return -err;
+	/* complete before it has DST's name: link() fails when DST exists */
+	char *tmp = write_tmp(dst, data, len);
+	int err = !tmp ? errno : link(tmp, dst) != 0 ? errno : 0;
+	if (tmp && (err == EPERM || err == EOPNOTSUPP)) /* a file system without hard links */
+		err = access(dst, F_OK) == 0 ? EEXIST : rename(tmp, dst) != 0 ? errno : 0;
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
 	}
-	ssize_t w = write(fd, data, len);
-	int err = w == (ssize_t)len ? 0 : (errno ? errno : EIO);
-	close(fd);
+	if (!err)
+		fs_sync_dir(dst);
 	free(data);
 	return -err;
+}
+
+/* The writer's pid in NAME when it is one of fs_tmp_name's (or build.c's: NAME.tmp.PID.X)
+ * names, else 0. */
+static pid_t tmp_owner(const char *name)
+{
+	const char *t = strstr(name, ".tmp.");
+	if (!t || t == name)
+		return 0;
+	char *end;
+	long pid = strtol(t + 5, &end, 10);
+	if (pid <= 0 || end == t + 5 || (*end && *end != '.'))
+		return 0;
+	for (const char *q = *end ? end + 1 : end; *q; q++)
+		if (!isxdigit((unsigned char)*q))
+			return 0;
+	return (pid_t)pid;
+}
+
+int fs_sweep_stale(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	int n = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		pid_t pid = tmp_owner(e->d_name);
+		if (!pid || pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH)
+			continue; /* not ours, or its writer is alive (or not ours to ask) */
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		fs_remove_tree(path);
+		n++;
+	}
+	closedir(d);
+	return n;
 }
 
 static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)

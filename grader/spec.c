@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "expr.h"
@@ -495,8 +496,9 @@ int spec_load(const char *dir, struct lab_spec **out, struct diag_list *diags)
 	}
 	if (asprintf(&path, "%s/lab.yaml", absdir) < 0)
 		return -ENOMEM;
-	if (access(path, R_OK) != 0) {
-		int err = errno;
+	struct stat st = { 0 }; /* a folder passes access() */
+	if (access(path, R_OK) != 0 || (stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+		int err = S_ISDIR(st.st_mode) ? EISDIR : errno;
 		diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read the lab spec: %s", strerror(err));
 		free(path);
 		return -err;

@@ -44,9 +44,11 @@ int workspace_init(const char *dir, const struct lab_list *labs, struct diag_lis
 		diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot create the workspace: %s", strerror(-rc));
 		return rc;
 	}
+	fs_sweep_stale(path); /* what a pmpplab killed while writing left (fs_tmp_name) */
 	for (unsigned i = 0; i < labs->n; i++) {
 		const struct lab_spec *s = labs->labs[i];
 		snprintf(path, sizeof(path), "%s/%s", dir, s->id);
+		fs_sweep_stale(path);
 		if ((rc = paths_mkdirs(path)) < 0) {
 			diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot create: %s", strerror(-rc));
 			return rc;
@@ -81,27 +83,41 @@ int workspace_reset_lab(const char *dir, const struct lab_spec *spec, char **bac
 	if (backup_out)
 		*backup_out = NULL;
 	char *file = workspace_student_file(dir, spec);
-	if (!file)
-		return -ENOMEM;
+	char *starter = spec_path(spec, spec->student);
+	size_t len = 0;
+	char *text = starter ? fs_read(starter, &len) : NULL;
 	int rc = 0;
-	if (access(file, F_OK) == 0) {
+	if (!file || !starter) {
+		rc = -ENOMEM;
+	} else if (!text) {
+		rc = -errno;
+		diag_add(diags, DIAG_ERROR, starter, 0, 0, "cannot read the lab's starter: %s; nothing was changed",
+			 strerror(-rc));
+	} else if (access(file, F_OK) == 0) {
+		/* The student's file gets a second name first (link: never replaces a backup
+		 * made meanwhile), then the starter is renamed over the first. Killed between
+		 * the two, the file is still the student's and the backup a copy of it. */
 		char backup[PATH_MAX];
 		for (unsigned n = 1;; n++) {
 			snprintf(backup, sizeof(backup), "%s.bak.%u", file, n);
 			if (access(backup, F_OK) != 0)
 				break;
 		}
-		/* link + unlink instead of rename: rename would replace a backup made meanwhile. */
-		if (link(file, backup) != 0 || unlink(file) != 0) {
+		if (link(file, backup) != 0) {
 			rc = -errno;
 			diag_add(diags, DIAG_ERROR, file, 0, 0, "cannot back up before reset: %s; nothing was changed",
 				 strerror(-rc));
-		} else if (backup_out) {
-			*backup_out = strdup(backup);
+		} else {
+			fs_sync_dir(backup);
+			if (backup_out)
+				*backup_out = strdup(backup);
 		}
 	}
-	if (rc == 0)
-		rc = copy_if_missing(dir, spec, spec->student, diags);
+	if (rc == 0 && (rc = fs_write_atomic(file, text, len)) < 0)
+		diag_add(diags, DIAG_ERROR, file, 0, 0, "cannot write the starter: %s; your file is unchanged",
+			 strerror(-rc));
+	free(text);
+	free(starter);
 	free(file);
 	return rc;
 }

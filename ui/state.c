@@ -2,15 +2,13 @@
 #include "state.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "xmem.h"
 
 #define STATE_VERSION 1
@@ -149,66 +147,49 @@ static json_t *state_json(const struct ui_state *s)
 	return root;
 }
 
-/* fsyncs the folder holding PATH, so the rename itself survives a crash. */
-static void state_sync_dir(const char *path)
-{
-	char *copy = xstrdup(path);
-	int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-	free(copy);
-}
-
 int state_save(const struct ui_state *s, const char *path)
 {
-	int rc = 0;
-	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		rc = -errno;
-		goto out_free;
-	}
-	/* mkstemp makes the file 0600; state.json is an ordinary file of the workspace. */
-	mode_t mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
 	json_t *root = state_json(s);
-	char *text = json_dumps(root, JSON_INDENT(2) | JSON_SORT_KEYS);
+	char *json = json_dumps(root, JSON_INDENT(2) | JSON_SORT_KEYS);
 	json_decref(root);
-	if (!text) {
-		rc = -ENOMEM;
-		goto out_unlink;
+	if (!json)
+		return -ENOMEM;
+	char *text = xasprintf("%s\n", json);
+	free(json);
+	/* The state about to be replaced becomes PATH.bak, by a link renamed into place: at
+	 * every moment PATH is whole (old or new) and PATH.bak is the state before, or
+	 * absent (the first save). state_load_recover falls back on it. */
+	char *bak = xasprintf("%s.bak", path);
+	char *tmp = fs_tmp_name(bak);
+	if (tmp && link(path, tmp) == 0) {
+		rename(tmp, bak);
+		unlink(tmp); /* left by rename when PATH.bak was a link to PATH already */
 	}
-	size_t len = strlen(text), off = 0;
-	while (off < len) {
-		ssize_t w = write(fd, text + off, len - off);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = -errno;
-			break;
-		}
-		off += (size_t)w;
-	}
-	free(text);
-	if (rc == 0 && (write(fd, "\n", 1) != 1 || fsync(fd) != 0))
-		rc = -errno;
-	if (close(fd) != 0 && rc == 0)
-		rc = -errno;
-	fd = -1;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -errno;
-	if (rc == 0) {
-		state_sync_dir(path);
-		goto out_free;
-	}
-out_unlink:
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-out_free:
 	free(tmp);
+	free(bak);
+	int rc = fs_write_atomic(path, text, strlen(text));
+	free(text);
 	return rc;
+}
+
+char *state_load_recover(struct ui_state *s, const char *path)
+{
+	if (state_load(s, path) == 0)
+		return NULL;
+	const char *name = fs_base_name(path);
+	char *aside = xasprintf("%s.unreadable", path), *bak = xasprintf("%s.bak", path), *note;
+	rename(path, aside); /* kept for the curious; the next save writes PATH afresh */
+	state_release(s);
+	if (access(bak, F_OK) == 0 && state_load(s, bak) == 0) {
+		state_save(s, path);
+		note = xasprintf("%s was unreadable (kept as %s.unreadable): progress restored from %s.bak, as it was before the last change.",
+				 name, name, name);
+	} else {
+		state_release(s);
+		note = xasprintf("%s was unreadable (kept as %s.unreadable) and has no usable backup: progress starts afresh; your files are untouched.",
+				 name, name);
+	}
+	free(aside);
+	free(bak);
+	return note;
 }

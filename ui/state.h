@@ -1,7 +1,8 @@
 /* state: what pmpplab remembers per lab in the workspace (WS/.pmpplab/state.json):
  * status, best and latest score, hints revealed, and the lab last selected. Saved
- * atomically (temporary file, fsync, rename) after every change, so killing pmpplab
- * at any moment leaves either the old state or the new one, never half of each. */
+ * atomically (fs_write_atomic) after every change, so killing pmpplab at any moment
+ * leaves either the old state or the new one, never half of each; the state before the
+ * last change is kept as state.json.bak for when state.json is damaged anyway. */
 #ifndef PMPPLAB_UI_STATE_H
 #define PMPPLAB_UI_STATE_H
 
@@ -30,9 +31,14 @@ void state_release(struct ui_state *s);
 /* Loads PATH into S (after state_init). A missing file is an empty state and returns 0;
  * unreadable or malformed JSON returns -EIO / -EINVAL and leaves S empty. */
 int state_load(struct ui_state *s, const char *path);
-/* Writes S to PATH atomically: PATH.tmp.XXXXXX in the same folder, fsync, rename over
- * PATH, fsync the folder. Returns 0 or -errno; on error PATH is untouched. */
+/* Writes S to PATH atomically (fs_write_atomic), the state it replaces becoming
+ * PATH.bak. Returns 0 or -errno; on error PATH is untouched. */
 int state_save(const struct ui_state *s, const char *path);
+/* state_load, and when PATH is unreadable or malformed: sets it aside as
+ * PATH.unreadable and restores PATH.bak (rewriting PATH), or starts empty when there is
+ * no usable backup. Returns NULL when PATH loaded, else a note for the student saying
+ * what happened (caller frees). Never fails. */
+char *state_load_recover(struct ui_state *s, const char *path);
 /* The state of lab ID, created (not started) when absent. */
 struct lab_state *state_lab(struct ui_state *s, const char *id);
 /* The state of lab ID, or NULL. */

@@ -548,15 +548,10 @@ static int tui_load(struct app *a, const char *ws, const char *labs_dir)
 	a->state_path = xasprintf("%s/state.json", dot);
 	free(dot);
 	state_init(&a->state);
-	rc = state_load(&a->state, a->state_path);
-	if (rc < 0) {
-		/* Keep the unreadable file for the curious and start afresh. */
-		char *aside = xasprintf("%s.unreadable", a->state_path);
-		rename(a->state_path, aside);
-		app_status(a, ROLE_WARN, "state.json was unreadable; kept as %s, starting afresh.",
-			   aside);
-		free(aside);
-	}
+	char *note = state_load_recover(&a->state, a->state_path);
+	if (note)
+		app_status(a, ROLE_WARN, "%s", note);
+	free(note);
 	for (unsigned i = 0; a->state.selected && i < a->labs.n; i++)
 		if (strcmp(a->labs.labs[i]->id, a->state.selected) == 0)
 			a->selected = i;

@@ -90,6 +90,19 @@ static void test_label_at_end_returns(void **state)
 	ptx_module_free(m);
 }
 
+/* %r<N> with a huge N (found by tests/fuzz: naming 2^32 registers took minutes) */
+static void test_huge_register_range_refused(void **state)
+{
+	(void)state;
+	static const char text[] = ".version 9.0\n.target sm_75\n.address_size 64\n"
+				   ".visible .entry k()\n{\n\t.reg .b32 %r<777777777777>;\n\tret;\n}\n";
+	struct ptx_module *m = NULL;
+	char err[256];
+	assert_int_equal(ptx_module_load(text, strlen(text), "big.ptx", &m, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "big.ptx:6:"));
+	assert_non_null(strstr(err, "more registers than the emulator takes"));
+}
+
 static void test_syntax_error(void **state)
 {
 	(void)state;
@@ -516,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_parse_and_run),
 		cmocka_unit_test(test_syntax_error),
 		cmocka_unit_test(test_label_at_end_returns),
+		cmocka_unit_test(test_huge_register_range_refused),
 		cmocka_unit_test(test_unknown_instruction_refused_at_launch),
 		cmocka_unit_test(test_redux_and_carry),
 		cmocka_unit_test(test_unknown_modifier_refused),

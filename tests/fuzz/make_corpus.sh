@@ -41,7 +41,7 @@ while IFS= read -r y; do
 	grep -hoE '^[[:space:]-]*(size|bytes|flops):[[:space:]]*"?[^"#]+' "$y" |
 		sed -E 's/^[^:]*:[[:space:]]*"?//; s/[[:space:]]+$//' >>"$tmp/exprs"
 	grep -hoE '"[A-Za-z_][A-Za-z0-9_]* = [^"]+"' "$y" | tr -d '"' >>"$tmp/exprs"
-done < <(find labs tests/fixtures -name 'lab.yaml' | sort)
+done < <(find labs tests/fixtures -name 'lab.yaml' -type f | sort)
 sort -u "$tmp/exprs" | while IFS= read -r e; do
 	printf '%s' "$e" >"$tmp/one"
 	put expr "$tmp/one"

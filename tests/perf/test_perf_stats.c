@@ -30,7 +30,7 @@ static void test_opts(void **state)
 static void test_median_mad(void **state)
 {
 	(void)state;
-	double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 }, scratch[4];
+	double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 }, scratch[5];
 	assert_true(pl_timing_median(odd, 3) == 3);
 	assert_true(pl_timing_median(even, 4) == 2.5);
 	assert_true(pl_timing_median(NULL, 0) == 0);
