@@ -17,9 +17,9 @@
 # usage: kill_points.sh PMPPLAB SOURCE_ROOT KILLPOINT.so
 # Exits 77 without tmux or without a build that grades on the emulator.
 set -u
-PMPPLAB=${1:?usage: kill_points.sh PMPPLAB SOURCE_ROOT KILLPOINT.so}
-SRC=${2:?}
-SHIM=${3:?}
+PMPPLAB=$(realpath "${1:?usage: kill_points.sh PMPPLAB SOURCE_ROOT KILLPOINT.so}")
+SRC=$(realpath "${2:?}")
+SHIM=$(realpath "${3:?}") # meson passes paths relative to the build folder
 LAB=01-vecadd STUDENT=vecadd.cu
 command -v tmux >/dev/null || { echo "skipped: tmux is not installed"; exit 77; }
 command -v python3 >/dev/null || { echo "skipped: python3 is not installed"; exit 77; }
