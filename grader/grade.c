@@ -251,7 +251,7 @@ static bool check_outputs(struct grading *g, const char *expected_path, const ch
 	return ok;
 }
 
-/* The kernels a run launched, from the emulator's events (EMU_CONTRACT: one
+/* The kernels a run launched, from the emulator's events (emu/README.md: one
  * {"event":"launch",...} line each); -1 where there are none to read (a GPU build). */
 static int count_launches(const struct build_result *b, const char *events)
 {
