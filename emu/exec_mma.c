@@ -30,16 +30,6 @@
 
 #define MAXD 32 /* the largest matrix side (m32n8k16's M, m8n32k16's N) */
 
-static unsigned mbits(unsigned t)
-{
-	switch (t) {
-	case MT_F16: case MT_BF16: case MT_B16: return 16;
-	case MT_S8: case MT_U8: return 8;
-	case MT_F64: return 64;
-	default: return 32;
-	}
-}
-
 /* ---- fragment layouts ------------------------------------------------------------------ */
 
 /* 1: 16-bit inputs, 2: 8-bit, 0: tf32 (f64 is handled apart). */
@@ -146,7 +136,7 @@ static void frag_pos(const struct ptx_mma *mm, unsigned frag, unsigned it, unsig
 /* Elements of a fragment per lane, as the decoder counted its registers. */
 static unsigned frag_elems(unsigned nregs, unsigned t)
 {
-	unsigned b = mbits(t);
+	unsigned b = ptx_mtype_bits(t);
 	return b >= 32 ? nregs : nregs * (32 / b);
 }
 
@@ -154,7 +144,7 @@ static unsigned frag_elems(unsigned nregs, unsigned t)
 static uint64_t frag_get(const uint64_t *R, const uint32_t *slots, unsigned t, unsigned l,
 			 unsigned i)
 {
-	unsigned b = mbits(t);
+	unsigned b = ptx_mtype_bits(t);
 	if (b >= 32)
 		return R[(size_t)slots[i] * 32 + l] & width_mask(b / 8);
 	unsigned per = 32 / b;
@@ -164,7 +154,7 @@ static uint64_t frag_get(const uint64_t *R, const uint32_t *slots, unsigned t, u
 static void frag_set(uint64_t *R, const uint32_t *slots, unsigned t, unsigned l, unsigned i,
 		     uint64_t v)
 {
-	unsigned b = mbits(t);
+	unsigned b = ptx_mtype_bits(t);
 	if (b >= 32) {
 		R[(size_t)slots[i] * 32 + l] = v & width_mask(b / 8);
 		return;
@@ -209,7 +199,7 @@ static int wmma_ldst(struct block *b, struct warp *w, const struct ptx_insn *in,
 	int store = mm->kind == MMA_STORE;
 	if (require_warp(b, w, in, m, store ? "wmma::store_matrix_sync" : "wmma::load_matrix_sync"))
 		return -EDEADLK;
-	unsigned t = mm->atype, es = mbits(t) / 8, ne = frag_elems(mm->nd, t), sp = in->space;
+	unsigned t = mm->atype, es = ptx_mtype_bits(t) / 8, ne = frag_elems(mm->nd, t), sp = in->space;
 	const uint64_t *base = R + (size_t)in->s[0] * 32, *ldm = R + (size_t)in->s[1] * 32;
 	struct emu_trace_sm *tsm = b->tsm;
 	uint64_t addr[32];

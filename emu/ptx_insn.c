@@ -135,7 +135,7 @@ static int unknown_mod(int op, const struct mods *md)
 	return -1;
 }
 
-static int add_unsupported(struct ctx *c, const char *what, const struct tok *t)
+int add_unsupported(struct ctx *c, const char *what, const struct tok *t)
 {
 	char msg[256];
 	if (what)

@@ -114,6 +114,12 @@ enum ptx_mma_kind {
 /* the element types of the matrix instructions */
 enum ptx_mtype { MT_F16, MT_BF16, MT_TF32, MT_F32, MT_F64, MT_S8, MT_U8, MT_S32, MT_B16 };
 enum ptx_mfrag { MF_A, MF_B, MF_C, MF_D }; /* which fragment a load or store moves */
+/* Bits of one element of a matrix type. */
+static inline unsigned ptx_mtype_bits(unsigned t)
+{
+	return t == MT_F16 || t == MT_BF16 || t == MT_B16 ? 16 : t == MT_S8 || t == MT_U8 ? 8
+	       : t == MT_F64 ? 64 : 32;
+}
 struct ptx_mma {
 	uint8_t kind;          /* enum ptx_mma_kind */
 	uint8_t m, n, k;       /* shape (ldmatrix: 8x8, k = the number of matrices) */

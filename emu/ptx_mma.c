@@ -62,42 +62,18 @@ static int mtype_of(const char *w, size_t l)
 	return -1;
 }
 
-/* Bits of one element of a matrix type. */
-static unsigned mtype_bits(unsigned t)
-{
-	switch (t) {
-	case MT_F16: case MT_BF16: case MT_B16: return 16;
-	case MT_S8: case MT_U8: return 8;
-	case MT_F64: return 64;
-	default: return 32;
-	}
-}
-
 /* Registers a fragment of `elems` elements of type t takes. */
 static unsigned regs_of(unsigned elems, unsigned t)
 {
-	unsigned bits = mtype_bits(t), per = bits >= 32 ? 1 : 32 / bits;
+	unsigned bits = ptx_mtype_bits(t), per = bits >= 32 ? 1 : 32 / bits;
 	return (elems + per - 1) / per;
-}
-
-static int refuse(struct ctx *c, const char *what)
-{
-	char msg[256];
-	snprintf(msg, sizeof msg, "%s; run with --backend gpu", what);
-	int k = add_message(c->p, msg);
-	if (k < 0)
-		return k;
-	c->in->op = OP_UNSUPPORTED;
-	c->in->target = (uint32_t)k;
-	c->in->nd = c->in->ns = 0;
-	return 0;
 }
 
 static int refusef(struct ctx *c, const struct tok *ot, const char *why)
 {
 	char what[200];
 	snprintf(what, sizeof what, "'%.*s': %s", (int)ot->len, ot->p, why);
-	return refuse(c, what);
+	return add_unsupported(c, what, NULL);
 }
 
 /* A {list} operand into slots; the count must be `want`. */

@@ -149,6 +149,9 @@ int address_operand(struct ctx *c, struct tok *t, size_t n);
 int vector_operand(struct ctx *c, struct tok *t, size_t n, uint32_t *slots, int max,
 		   unsigned ty);
 int decode_insn(struct ctx *c, size_t end);
+/* Makes c->in an OP_UNSUPPORTED with the message WHAT (NULL: "the PTX instruction 'T'
+ * is not emulated"), "; run with --backend gpu" added. Returns 0 or -ENOMEM. */
+int add_unsupported(struct ctx *c, const char *what, const struct tok *t);
 /* The matrix instructions (ptx_mma.c): is MN one of them, and their decoder (called
  * with p->i at the mnemonic, like decode_insn). */
 int ptx_mma_mnemonic(const char *mn, size_t len);
