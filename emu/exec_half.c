@@ -219,7 +219,7 @@ static uint64_t half_to_int(double x, unsigned dt, unsigned mode)
 uint64_t half_cvt(const struct ptx_insn *in, uint64_t v)
 {
 	unsigned dt = in->type, st = in->type2, mode = in->mod2;
-	int satf = in->flags & PF_SAT ? 0 : 0;
+	int sat = in->flags & PF_SAT; /* a float result clamped to [0, 1]; NaN and -0 give +0 */
 	int dh = half_type(dt), sh = half_type(st);
 	if (dt == PT_TF32) { /* from f32 */
 		uint32_t u = (uint32_t)v;
@@ -240,7 +240,7 @@ uint64_t half_cvt(const struct ptx_insn *in, uint64_t v)
 		x = f32(v);
 	} else if (st == PT_F64) {
 		x = f64(v);
-		if (isnan(x) && dh) { /* f64 NaNs keep their payload's top bits, made quiet */
+		if (isnan(x) && dh && !sat) { /* f64 NaNs keep their payload's top bits, made quiet */
 			unsigned f = fmt_of(dt);
 			const struct fmt *F = &fmts[f];
 			uint64_t u = v;
@@ -252,8 +252,14 @@ uint64_t half_cvt(const struct ptx_insn *in, uint64_t v)
 		int neg;
 		uint64_t mag;
 		int_to_exact(v, st, &neg, &mag);
-		return fmt_pack(fmt_of(dt), neg, mag, 0, mode ? mode : RND_RN, satf);
+		if (sat) {
+			mag = neg ? 0 : mag > 1 ? 1 : mag;
+			neg = 0;
+		}
+		return fmt_pack(fmt_of(dt), neg, mag, 0, mode ? mode : RND_RN, 0);
 	}
+	if (sat && (dh || dt == PT_F32 || dt == PT_F64))
+		x = !(x > 0) ? 0.0 : x > 1 ? 1.0 : x;
 	if (!dh) {
 		if (dt == PT_F32 || dt == PT_F64) {
 			if (isnan(x))

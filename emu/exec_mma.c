@@ -261,9 +261,8 @@ static int ldst_matrix(struct block *b, struct warp *w, const struct ptx_insn *i
 				}
 	struct emu_trace_sm *tsm = b->tsm;
 	uint64_t addr[32];
-	uint32_t rows = (1u << (8 * mm->k)) - 1; /* the lanes giving addresses */
-	if (mm->k == 4)
-		rows = FULL;
+	/* the lanes giving addresses: 8 per matrix (k == 4: all 32; 1u << 32 is undefined) */
+	uint32_t rows = mm->k >= 4 ? FULL : (1u << (8 * mm->k)) - 1;
 	for (unsigned l = 0; l < 32; l++)
 		addr[l] = (base[l] + (uint64_t)in->off) & space_addr_mask((int)sp);
 	if (__builtin_expect(tsm != NULL, 0))
@@ -394,7 +393,7 @@ static uint64_t tc_group(const struct tv *a, const struct tv *b, unsigned n, str
 		int sh = a[i].e + b[i].e - g;
 		uint64_t p = (uint64_t)a[i].mag * b[i].mag;
 		uint64_t q = sh >= 0 ? p << sh : -sh >= 64 ? 0 : p >> -sh;
-		s += a[i].neg ^ b[i].neg ? -(int64_t)q : (int64_t)q;
+		s += (a[i].neg ^ b[i].neg) ? -(int64_t)q : (int64_t)q;
 	}
 	uint64_t mag = s < 0 ? (uint64_t)-s : (uint64_t)s;
 	if (dt == MT_F16)

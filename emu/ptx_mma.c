@@ -278,7 +278,7 @@ static int decode_product(struct ctx *c, const struct tok *ot, const struct mwor
 
 /* ldmatrix {regs}, [addr]; stmatrix [addr], {regs}; movmatrix d, a */
 static int decode_ldst_matrix(struct ctx *c, const struct tok *ot, const struct mwords *mw,
-			      struct opnd *ops, int nops, struct ptx_mma *mm, int types[], int nt)
+			      struct opnd *ops, int nops, struct ptx_mma *mm, const int types[], int nt)
 {
 	if (nt != 1 || types[0] != MT_B16 || !has_word(mw, "m8n8"))
 		return refusef(c, ot, "only the m8n8 .b16 forms are emulated");

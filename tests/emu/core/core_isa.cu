@@ -111,4 +111,11 @@ __global__ void scalars(const float *f, const unsigned *u, unsigned *out)
 	asm("vadd2.u32.u32.u32.sat %0, %1, %2, %3;" : "=r"(r) : "r"(u[10]), "r"(u[11]), "r"(0));
 	out[19] = r;
 	out[20] = __bfloat16_as_ushort(__hadd(__float2bfloat16(f[0]), __float2bfloat16(f[6])));
+	unsigned short h; // .sat on a float result: clamped to [0, 1] (PTX ISA, cvt)
+	asm("cvt.rn.sat.f16.f32 %0, %1;" : "=h"(h) : "f"(f[2])); // 65504: 1.0
+	out[21] = h;
+	asm("cvt.rn.sat.f16.f32 %0, %1;" : "=h"(h) : "f"(f[4])); // -2.5: +0
+	out[22] = h;
+	asm("cvt.rn.sat.f16.f32 %0, %1;" : "=h"(h) : "f"(f[3])); // 1/3, unchanged
+	out[23] = h;
 }
