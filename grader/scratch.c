@@ -89,8 +89,8 @@ void scratch_sweep_stale(const char *cache_build)
 	while (d && (e = readdir(d))) {
 		const char *t = strstr(e->d_name, ".tmp.");
 		long pid = t ? strtol(t + 5, NULL, 10) : 0;
-		char path[PATH_MAX];
 		if (pid > 0 && !start_time(pid)) {
+			char path[PATH_MAX];
 			snprintf(path, sizeof(path), "%s/%s", cache_build, e->d_name);
 			fs_remove_tree(path);
 		}

@@ -501,6 +501,15 @@ static void table_add_row(struct table *t)
 	t->rows++;
 }
 
+/* The column of the last row that the open cell fills: the first without content. */
+static unsigned table_open_col(struct table *t)
+{
+	unsigned col = 0;
+	while (col < t->cols && table_cell(t, t->rows - 1, col)->cap)
+		col++;
+	return col;
+}
+
 static int mdv_enter_block(MD_BLOCKTYPE type, void *detail, void *ud)
 {
 	struct mdv *m = ud;
@@ -567,9 +576,7 @@ static int mdv_enter_block(MD_BLOCKTYPE type, void *detail, void *ud)
 	case MD_BLOCK_TH:
 	case MD_BLOCK_TD: {
 		struct table *t = &m->table;
-		unsigned col = 0;
-		while (col < t->cols && table_cell(t, t->rows - 1, col)->cap)
-			col++;
+		unsigned col = table_open_col(t);
 		if (t->rows == 1 && col < t->cols)
 			t->align[col] = ((MD_BLOCK_TD_DETAIL *)detail)->align;
 		m->inl.n = 0;
@@ -589,9 +596,7 @@ static int mdv_leave_block(MD_BLOCKTYPE type, void *detail, void *ud)
 	case MD_BLOCK_TH:
 	case MD_BLOCK_TD: {
 		struct table *t = &m->table;
-		unsigned col = 0;
-		while (col < t->cols && table_cell(t, t->rows - 1, col)->cap)
-			col++;
+		unsigned col = table_open_col(t);
 		if (col < t->cols) {
 			struct cells *cl = table_cell(t, t->rows - 1, col);
 			*cl = m->inl;

@@ -4,6 +4,8 @@
 # 1. No file of emu/ includes a header of grader/ or ui/, no file of grader/ one of ui/.
 # 2. No object of the emu libraries references a symbol that grader/ or ui/ defines, and
 #    no grader object one that ui/ defines (nm: what each library defines and needs).
+# 3. Every module (.c/.cpp) of emu/, grader/, grader/harness/ and ui/ has its line in the
+#    map's "Every module" section.
 set -u
 root=$1 emu=$2 cudart=$3 grader=$4 ui=$5
 fail=0
@@ -44,5 +46,20 @@ back=$(comm -12 /tmp/arrows.$$.emu_needs <(sort -u /tmp/arrows.$$.grader /tmp/ar
 if [ -n "$back" ]; then echo "arrow broken: emu/ uses grader/ui symbols: $back"; fail=1; fi
 back=$(comm -12 /tmp/arrows.$$.grader_needs /tmp/arrows.$$.ui)
 if [ -n "$back" ]; then echo "arrow broken: grader/ uses ui/ symbols: $back"; fail=1; fi
-[ $fail = 0 ] && echo "arrows ok: emu -/-> grader, ui; grader -/-> ui ($(wc -l </tmp/arrows.$$.emu_needs) emu and $(wc -l </tmp/arrows.$$.grader_needs) grader references checked)"
+
+# --- every module on the map ---
+map="$root/docs/ARCHITECTURE.md"
+section=$(sed -n '/^## Every module/,/^## /p' "$map")
+modules=0
+for f in "$root"/emu/*.c "$root"/emu/*.cpp "$root"/grader/*.c "$root"/grader/*.cpp \
+	"$root"/grader/harness/*.c "$root"/ui/*.c; do
+	[ -e "$f" ] || continue
+	m=$(basename "${f%.*}")
+	modules=$((modules + 1))
+	if ! grep -q -- "^- \`$m\`: " <<<"$section"; then
+		echo "map incomplete: ${f#"$root"/} has no line in docs/ARCHITECTURE.md's \"Every module\""
+		fail=1
+	fi
+done
+[ $fail = 0 ] && echo "arrows ok: emu -/-> grader, ui; grader -/-> ui ($(wc -l </tmp/arrows.$$.emu_needs) emu and $(wc -l </tmp/arrows.$$.grader_needs) grader references checked; $modules modules on the map)"
 exit $fail

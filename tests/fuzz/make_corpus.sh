@@ -5,7 +5,8 @@
 # ptx: every .cu of labs/, kernels/ and tests/ compiled with nvcc -ptx -lineinfo at -O0
 # and -O3; spec: every lab.yaml and test spec; expr: the size expressions of the specs;
 # nvccdiag: what nvcc and gcc say about broken files; ncu: the captured CSVs; state: a
-# few saved states; mdview: every README and the help page (one width byte first).
+# few saved states; events: the emulator's event lines and compute-sanitizer's reports
+# (a mode byte first: fuzz_events.c); mdview: every README and the help page (one width byte first).
 # With SAN_BUILD (a build with libFuzzer targets), each corpus is then minimised by
 # coverage (libFuzzer -merge=1, edges only): inputs that add no new edge are dropped.
 set -eu
@@ -14,7 +15,7 @@ out=tests/fuzz/corpus
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp"/{ptx,spec,expr,nvccdiag,ncu,state,mdview}
+mkdir -p "$tmp"/{ptx,spec,expr,nvccdiag,ncu,state,mdview,events}
 put() { # DIR FILE: stores FILE under its content hash (duplicates collapse)
 	local h
 	h=$(sha1sum "$2" | cut -c1-16)
@@ -77,13 +78,55 @@ put state "$tmp/one"
 printf '{"version":1,"labs":{"02-greyscale":{"status":"failing","best_score":0,"best_max_score":0,"last_score":2.5,"last_max_score":10,"last_quick":true,"runs":1,"hints":0},"03-blur":{"status":"not started"}}}\n' >"$tmp/one"
 put state "$tmp/one"
 
+# --- events: a mode byte (fuzz_events.c), then what the grader reads ---
+{ printf '\000'; cat <<'EV'; } >"$tmp/one"
+{"event":"launch","kernel":"k","status":"ok"}
+{"event":"fault","kind":"out-of-bounds","kernel":"k","file":"/a/b/v.cu","line":12,"message":"thread (3,0,0) of block (1,0,0) wrote 4 bytes past the end"}
+{"event":"finding","check":"race","kind":"raw","severity":"error","intra_warp":false,"kernel":"k","file":"/x/bad.cu","line":21,"other_file":"bad.cu","other_line":19,"message":"thread (0,2,0) read Nds[0]"}
+{"event":"finding","check":"race","kind":"war","severity":"warning","intra_warp":true,"file":"bad.cu","line":174,"other_file":"bad.cu","other_line":174,"message":"lanes"}
+{"event":"fault","kind":"barrier","kernel":"k","file":"bad.cu","line":60,"message":"__syncthreads() was reached by only some threads"}
+not json
+EV
+put events "$tmp/one"
+{ printf '\001'; cat <<'EV'; } >"$tmp/one"
+========= COMPUTE-SANITIZER
+========= Invalid __global__ read of size 4 bytes
+=========     at vecAddKernel(const float *, const float *, float *, int)+0x90 in /tmp/x/no-bounds-guard.cu:11
+=========     by thread (113,0,0) in block (273,0,0)
+=========     Access at 0x7f0a1c044704 is out of bounds
+=========     and is 1 bytes after the nearest allocation at 0x7f0a1c000000 of size 280004 bytes
+=========
+========= ERROR SUMMARY: 16 errors
+EV
+put events "$tmp/one"
+{ printf '\001'; cat <<'EV'; } >"$tmp/one"
+========= COMPUTE-SANITIZER
+========= Error: Race reported between Write access at mm_no_first_sync+0x2c0 in /home/u/lab/bad.cu:19
+=========     and Read access at mm_no_first_sync+0x3a0 in /home/u/lab/bad.cu:21 [7680 hazards]
+=========
+========= Warning: Race reported between Read access at k+0x10 in bad.cu:41
+=========     and Write access at k+0x20 in bad.cu:38 [12 hazards]
+========= ERROR: Potential WAW hazard detected at __shared__ 0x8 in block (0,0,0) :
+=========     Write Thread (1,0,0) at 0x00000050 in /x/bad.cu:131:hist_plain
+=========     Write Thread (2,0,0) at 0x00000050 in /x/bad.cu:131:hist_plain
+========= RACECHECK SUMMARY: 2 hazards displayed (1 error, 1 warning)
+EV
+put events "$tmp/one"
+{ printf '\003'; cat <<'EV'; } >"$tmp/one"
+========= Barrier error detected. Divergent thread(s) in warp
+=========     at mm_sync_in_if+0x1e0 in /home/u/lab/bad.cu:60
+=========     by thread (8,0,0) in block (2,0,0)
+=========
+EV
+put events "$tmp/one"
+
 # --- mdview ---
 for f in labs/*/README.md labs/README.md assets/help.md README.md; do
 	{ printf '\074'; cat "$f"; } >"$tmp/one" # width 80, Unicode glyphs
 	put mdview "$tmp/one"
 done
 
-for t in ptx spec expr nvccdiag ncu state mdview; do
+for t in ptx spec expr nvccdiag ncu state mdview events; do
 	rm -rf "${out:?}/$t"
 	mkdir -p "$out/$t"
 	if [ -n "${1:-}" ] && [ -x "$1/tests/fuzz/fuzz_$t" ]; then
