@@ -13,7 +13,7 @@ build=${1:?usage: bench/fuzz.sh BUILD SECONDS [TARGET...]}
 secs=${2:?usage: bench/fuzz.sh BUILD SECONDS [TARGET...]}
 shift 2
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(ptx spec expr nvccdiag ncu state mdview events)
+[ ${#targets[@]} -gt 0 ] || targets=(ptx spec expr nvccdiag ncu state mdview events result)
 art=$build/tests/fuzz/artifacts
 mkdir -p "$art"
 printf '%-9s %12s %9s %8s %17s %7s\n' target executions exec/s corpus "edges covered" crashes

@@ -229,8 +229,18 @@ static bool check_outputs(struct grading *g, const char *expected_path, const ch
 	for (unsigned i = 0; i < g->spec->outputs_count && f; i++) {
 		const struct spec_buffer *o = &g->spec->outputs[i];
 		struct pl_item *e = pl_find(&exp, PL_OUTPUT, o->name), *a = pl_find(&act, PL_OUTPUT, o->name);
-		if (!e || !a || e->count != a->count) {
+		if (!e || !a) {
 			fprintf(f, "%s: missing from the results\n", o->name);
+			ok = false;
+			continue;
+		}
+		if (!pl_same_shape(a, e)) {
+			fprintf(f, "%s: the program's result file holds %llu %s values%s where the "
+				"reference's holds %llu %s values: it was not written by the harness "
+				"(does your code write to the result file or exit from the entry "
+				"point?)\n", o->name, (unsigned long long)a->count,
+				spec_dtype_name((enum spec_dtype)a->dtype), a->data ? "" : " without data",
+				(unsigned long long)e->count, spec_dtype_name((enum spec_dtype)e->dtype));
 			ok = false;
 			continue;
 		}

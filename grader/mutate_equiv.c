@@ -157,7 +157,7 @@ static bool same_result(const struct pl_file *sol, const struct pl_file *mut, ch
 					 it->name, pass % 2 ? it->dval : o->dval, pass % 2 ? o->dval : it->dval);
 				return false;
 			}
-			if (outputs && (it->count != o->count || it->dtype != o->dtype ||
+			if (outputs && (!pl_same_shape(it, o) ||
 					memcmp(it->data, o->data, it->count * pl_dtype_size(it->dtype)) != 0)) {
 				snprintf(why, len, "output %s differs", it->name);
 				return false;

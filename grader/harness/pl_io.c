@@ -45,6 +45,12 @@ struct pl_item *pl_find(const struct pl_file *f, uint32_t kind, const char *name
 	return NULL;
 }
 
+int pl_same_shape(const struct pl_item *a, const struct pl_item *b)
+{
+	return a && b && a->kind == b->kind && a->dtype == b->dtype && a->count == b->count &&
+	       (a->count == 0 || (a->data && b->data));
+}
+
 /* Which items carry count*size bytes of data in this file. */
 static int has_array(const struct pl_item *it)
 {
@@ -101,7 +107,12 @@ static int read_item(FILE *fp, struct pl_file *f)
 		return fread(&it->dval, 8, 1, fp) == 1 ? 0 : -1;
 	if (!flag)
 		return 0;
-	size_t bytes = (size_t)count * pl_dtype_size(hdr[1]);
+	/* a result is written by the student's process: an unknown type or a size that
+	 * overflows is a damaged file, not an allocation to attempt */
+	size_t esize = pl_dtype_size(hdr[1]);
+	if (esize == 0 || count > SIZE_MAX / esize)
+		return -1;
+	size_t bytes = (size_t)count * esize;
 	it->data = malloc(bytes ? bytes : 1);
 	if (!it->data)
 		return -1;

@@ -43,6 +43,10 @@ size_t pl_dtype_size(uint32_t dtype);
 struct pl_item *pl_add(struct pl_file *f, uint32_t kind, uint32_t dtype, const char *name,
 		       uint64_t count, void *data);
 struct pl_item *pl_find(const struct pl_file *f, uint32_t kind, const char *name);
+/* 1 when A and B (either may be NULL) hold the same kind, type and count of elements,
+ * with their data: safe to compare element by element. A result file comes from the
+ * student's process, so check this before reading it as the reference's type. */
+int pl_same_shape(const struct pl_item *a, const struct pl_item *b);
 /* Returns 0, or -1 with a short reason in err. */
 int pl_write(const struct pl_file *f, const char *path, char *err, size_t errlen);
 int pl_read(struct pl_file *f, const char *path, char *err, size_t errlen);

@@ -6,7 +6,8 @@
 # and -O3; spec: every lab.yaml and test spec; expr: the size expressions of the specs;
 # nvccdiag: what nvcc and gcc say about broken files; ncu: the captured CSVs; state: a
 # few saved states; events: the emulator's event lines and compute-sanitizer's reports
-# (a mode byte first: fuzz_events.c); mdview: every README and the help page (one width byte first).
+# (a mode byte first: fuzz_events.c); result: lab programs' result files (pl_io.h's
+# layout: every kind and type, and the forged ones of tests/sandbox/hostile); mdview: every README and the help page (one width byte first).
 # With SAN_BUILD (a build with libFuzzer targets), each corpus is then minimised by
 # coverage (libFuzzer -merge=1, edges only): inputs that add no new edge are dropped.
 set -eu
@@ -15,7 +16,7 @@ out=tests/fuzz/corpus
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp"/{ptx,spec,expr,nvccdiag,ncu,state,mdview,events}
+mkdir -p "$tmp"/{ptx,spec,expr,nvccdiag,ncu,state,mdview,events,result}
 put() { # DIR FILE: stores FILE under its content hash (duplicates collapse)
 	local h
 	h=$(sha1sum "$2" | cut -c1-16)
@@ -120,13 +121,34 @@ put events "$tmp/one"
 EV
 put events "$tmp/one"
 
+# --- result: pl_io files (grader/harness/pl_io.h) ---
+python3 - "$tmp/result" <<'PY'
+import struct, sys
+def item(kind, dtype, name, count, data=None, scalar=None):
+    b = struct.pack('<III', kind, dtype, len(name)) + name.encode() + struct.pack('<Q', count)
+    if kind in (0, 3):  # param, metric: a flag word, then 8 bytes
+        return b + struct.pack('<I', 0) + scalar
+    return b + struct.pack('<I', data is not None) + (data or b'')
+def f(path, *items):
+    open(path, 'wb').write(b'PMPPLAB1' + struct.pack('<I', len(items)) + b''.join(items))
+d = sys.argv[1]
+f(d + '/ok', item(0, 2, 'n', 1, scalar=struct.pack('<q', 4)),
+  item(2, 0, 'C', 4, struct.pack('<4f', 1, 2.5, -0.0, float('nan'))),
+  item(3, 1, 'kernel_ms', 1, scalar=struct.pack('<d', 0.25)))
+f(d + '/types', item(1, 4, 'img', 3, b'abc'), item(2, 1, 'D', 2, struct.pack('<2d', 1e300, -1)),
+  item(2, 2, 'I', 2, struct.pack('<2i', -7, 7)), item(2, 3, 'U', 1, struct.pack('<I', 9)))
+f(d + '/no-data', item(2, 0, 'C', 1))
+f(d + '/u8-for-float', item(2, 4, 'C', 4, b'AAAA'))
+PY
+for r in "$tmp"/result/*; do put result "$r"; rm "$r"; done
+
 # --- mdview ---
 for f in labs/*/README.md labs/README.md assets/help.md README.md; do
 	{ printf '\074'; cat "$f"; } >"$tmp/one" # width 80, Unicode glyphs
 	put mdview "$tmp/one"
 done
 
-for t in ptx spec expr nvccdiag ncu state mdview events; do
+for t in ptx spec expr nvccdiag ncu state mdview events result; do
 	rm -rf "${out:?}/$t"
 	mkdir -p "$out/$t"
 	if [ -n "${1:-}" ] && [ -x "$1/tests/fuzz/fuzz_$t" ]; then

@@ -129,6 +129,10 @@ absent "$tmp/connected"
 grade read-expected
 check read-expected failed "hostile: no tiny.expected near"
 
+grade forge-result # a result file of its own making (the grader crashed on it: issue 17)
+check forge-result failed "holds 1 float32 values without data" "256 uint8 values where" \
+	"it was not written by the harness"
+
 grade read-home
 check read-home failed "hostile: nothing to see in /root"
 absent /tmp/pmpplab-hostile-home
