@@ -294,7 +294,8 @@ static void no_launch(struct doc *d, const struct gradebook *gb)
 	else if (known)
 		para(d, "None: every submission that built and ran launched at least one kernel.");
 	else
-		para(d, "Not known for this batch: kernel launches are counted on the emulator.");
+		para(d, "Not known for this batch: kernel launches are counted on the emulator, and "
+			"on a GPU by the performance check's timed runs (CUPTI).");
 	free(list);
 }
 

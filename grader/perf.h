@@ -43,6 +43,10 @@ struct perf_measure {
 	unsigned reps;                       /* timed calls, all runs */
 	int source;                          /* PL_TIMING_*: the worst of the runs */
 	double leaked_bytes;                 /* device memory a call never freed (max) */
+	int kernels;                         /* kernels a call launched (CUPTI), the most of
+					      * the runs; 0 also when not counted: see counted */
+	bool kernels_counted;                /* a run counted them (CUPTI), even a run with
+					      * no kernel time to report */
 };
 
 /* Adds one run's metrics (a result file written under $PMPPLAB_TIMING) to M. Returns 0,

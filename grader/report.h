@@ -36,8 +36,9 @@ struct report {
 	/* --profile on a GPU: each kernel's counters from ncu, or NULL (not measured) */
 	struct ncu_profile *profile;
 	/* Kernels the program launched: the most over the datasets that ran to the end, from
-	 * the emulator's launch events; -1 when nothing counted them (a GPU build). 0 flags
-	 * a program that builds but computes without the GPU (the class report lists it). */
+	 * the emulator's launch events; on a GPU, CUPTI's count per call in the performance
+	 * check's timed runs; -1 when nothing counted them. 0 flags a program that builds
+	 * but computes without the GPU (the class report lists it). */
 	int launches;
 	/* The performance check's median kernel time per call, student and solution (ms, GPU
 	 * only); 0 when not measured. */
