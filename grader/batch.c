@@ -147,6 +147,11 @@ static int scan(struct batch *b, const char *student_file, struct diag_list *dia
 		struct stat st;
 		if (stat(path, &st) != 0 || !(S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && ends_with(e->d_name, ".cu"))))
 			continue; /* a README or an archive beside the submissions */
+		char *real = S_ISDIR(st.st_mode) ? realpath(path, NULL) : NULL;
+		bool is_out = real && strcmp(real, b->out) == 0; /* the output folder inside DIR */
+		free(real);
+		if (is_out)
+			continue;
 		if (b->n == cap) {
 			cap = cap ? 2 * cap : 64;
 			struct batch_student *s = realloc(b->students, cap * sizeof(*s));

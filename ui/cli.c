@@ -228,6 +228,8 @@ static int parse(struct cli *c, int argc, char **argv)
 	}
 	if (c->cmd == CMD_TUI && c->course.collect)
 		c->cmd = CMD_COLLECT;
+	if (cli_course_validate(&c->course, c->cmd == CMD_GRADE) < 0)
+		return CLI_USAGE;
 	if (strcmp(c->format, "text") != 0 && strcmp(c->format, "json") != 0 && strcmp(c->format, "junit") != 0)
 		return usage_error("--format takes text, json or junit, not '%s'", c->format);
 	return 0;

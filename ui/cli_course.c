@@ -71,6 +71,18 @@ int cli_course_option(struct cli_course *o, int argc, char **argv, int i)
 	return 2;
 }
 
+int cli_course_validate(const struct cli_course *o, bool grade)
+{
+	const char *stray = o->submissions && !grade ? "--submissions (it goes with --grade LAB)"
+			    : (o->slurm || o->no_wait || o->partition || o->gres || o->time) && !o->submissions
+				    ? "--slurm and its options (they go with --grade LAB --submissions DIR)"
+			    : o->output_dir && !o->submissions ? "--output-dir (it goes with --submissions DIR)"
+			    : o->no_wait && !o->slurm ? "--no-wait (it goes with --slurm)" : NULL;
+	if (stray)
+		fprintf(stderr, "pmpplab: %s\n", stray);
+	return stray ? -1 : 0;
+}
+
 /* ---- progress ---------------------------------------------------------------------- */
 
 static void duration(char *buf, size_t len, double s)

@@ -38,6 +38,10 @@ struct cli_common {
  * the reason. */
 int cli_course_option(struct cli_course *o, int argc, char **argv, int i);
 
+/* After parsing: whether the options fit the command (GRADE: it is --grade). Prints the
+ * reason and returns -1 when they do not. */
+int cli_course_validate(const struct cli_course *o, bool grade);
+
 /* The commands; each returns pmpplab's exit status (cli.h). */
 int cli_course_batch(const struct cli_course *o, const struct cli_common *c);
 int cli_course_collect(const struct cli_course *o, const struct cli_common *c);

@@ -169,6 +169,13 @@ static void test_gradebook(void **state)
 	assert_int_equal(batch_open(&fx.b, fx.out, &p, &d), -EEXIST);
 	assert_non_null(strstr(d.items[d.n - 1].message, "lab 01-x, not 02-y"));
 	batch_release(&fx.b);
+	/* an output folder inside the submissions is not a student */
+	char inner[120];
+	snprintf(inner, sizeof(inner), "%s/grades", fx.subs);
+	p.lab = "01-x";
+	assert_int_equal(batch_open(&fx.b, inner, &p, &d), 0);
+	assert_int_equal(fx.b.n, 4);
+	batch_release(&fx.b);
 	diag_list_release(&d);
 	char cmd[256];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", fx.subs, fx.out);
