@@ -72,7 +72,7 @@ static void table_start(struct doc *d, const char *const *heads, unsigned n, boo
 	d->bar = bar;
 	fputs(d->html ? "<table><tr>" : "|", d->f);
 	for (unsigned i = 0; i < n + bar; i++) {
-		fputs(d->html ? "<th>" : " ", d->f);
+		fputs(!d->html ? " " : i < n ? "<th>" : "<th class=\"barcell\">", d->f);
 		put_text(d, i < n ? heads[i] : "");
 		fputs(d->html ? "</th>" : " |", d->f);
 	}
@@ -387,7 +387,7 @@ static const char css[] =
 	"h1{font-size:1.6em}h2{margin-top:1.6em;border-bottom:1px solid #ddd}h3{font-size:1.05em}"
 	"table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:.2em .6em;"
 	"text-align:left;vertical-align:top}th{background:#f4f4f4}"
-	"td.barcell{width:18em;border:none}div.bar{height:.9em;background:#4a7fd4;border-radius:2px}"
+	"td.barcell,th.barcell{width:18em;border:none;background:none}div.bar{height:.9em;background:#4a7fd4;border-radius:2px}"
 	"tr.full td:first-child{border-left:4px solid #3a3}tr.bad td{color:#a33}";
 
 int classreport_write_html(const struct gradebook *gb, FILE *f)

@@ -94,6 +94,7 @@ bool gradebook_locate(const char *text, char **file, unsigned *line, char **mess
 	*line = 0;
 	const char *first = NULL;
 	size_t first_len = 0;
+	bool first_error = false;
 	for (const char *p = text; p && *p;) {
 		size_t n = strcspn(p, "\n");
 		const char *colon = memchr(p, ':', n);
@@ -116,9 +117,13 @@ bool gradebook_locate(const char *text, char **file, unsigned *line, char **mess
 				return true;
 			}
 		}
-		if (!first && n) {
-			first = p;
-			first_len = n;
+		/* without a location, the runtime's "error: ..." line says more than the first
+		 * ("The program crashed: ...") */
+		bool error = n > 7 && strncmp(p, "error: ", 7) == 0;
+		if ((!first && n) || (error && !first_error)) {
+			first = error ? p + 7 : p;
+			first_len = error ? n - 7 : n;
+			first_error |= error;
 		}
 		p += n + (p[n] == '\n');
 	}

@@ -80,7 +80,8 @@ const struct gb_test *gradebook_cell(const struct gradebook *gb, unsigned r, uns
 unsigned gradebook_failures(const struct gradebook *gb, unsigned c);
 /* The first line of TEXT that names a source location ("file.cu:12: message"): fills
  * FILE (caller frees), LINE and MESSAGE (caller frees). False when there is none: then
- * MESSAGE is the first non-empty line. Public for the tests. */
+ * MESSAGE is the first "error: " line (without that), else the first non-empty line.
+ * Public for the tests. */
 bool gradebook_locate(const char *text, char **file, unsigned *line, char **message);
 /* MESSAGE with its numbers, addresses and quoted values blanked ("read 4 bytes at
  * 0x7f00" -> "read N bytes at 0xN"), so one mistake made by many reads the same. */

@@ -42,6 +42,9 @@ static void test_locate(void **state)
 	free(msg);
 	assert_false(gradebook_locate("time: 12:30 is not a location", &file, &line, &msg));
 	free(msg);
+	assert_false(gradebook_locate("The program crashed: SEGV.\nThe host code crashed.\nerror: host code dereferenced 0x10\nerror: later", &file, &line, &msg));
+	assert_string_equal(msg, "host code dereferenced 0x10");
+	free(msg);
 }
 
 static void test_signature(void **state)
