@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "sandbox.h"
 #include "zipw.h"
 
 struct bundle {
@@ -47,16 +48,19 @@ static void add_file(struct bundle *b, const char *path, const char *name, const
 		free(data);
 		return;
 	}
-	if (lab) { /* a template: the lab's id in place of @LAB@ */
+	if (lab) { /* a template: the lab's id for @LAB@, the sandbox option for @SANDBOX@ */
 		char *out = NULL;
 		size_t olen = 0;
 		FILE *m = open_memstream(&out, &olen);
-		for (const char *p = data, *at; m && *p; p = at + 5) {
-			if (!(at = strstr(p, "@LAB@"))) {
+		for (const char *p = data, *at; m && *p; p = at + (at[1] == 'L' ? 5 : 9)) {
+			const char *l = strstr(p, "@LAB@"), *sb = strstr(p, "@SANDBOX@");
+			at = l && (!sb || l < sb) ? l : sb;
+			if (!at) {
 				fputs(p, m);
 				break;
 			}
-			fprintf(m, "%.*s%s", (int)(at - p), p, lab);
+			fprintf(m, "%.*s%s", (int)(at - p), p,
+				at == l ? lab : sandbox_enabled() ? "" : " --sandbox=off");
 		}
 		if (m)
 			fclose(m);

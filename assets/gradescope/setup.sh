@@ -2,8 +2,9 @@
 # pmpplab's Gradescope autograder for lab @LAB@, made by `pmpplab export gradescope`.
 # Gradescope runs this once, as root, while it builds the autograder's image, with this
 # archive unpacked in /autograder/source: it installs what pmpplab needs (Ubuntu or
-# Debian packages, and nvcc from NVIDIA's CUDA repository, which compiles every student
-# program, also for the emulator) and builds pmpplab from the source in pmpplab/.
+# Debian packages, bubblewrap for the sandbox, and nvcc from NVIDIA's CUDA repository,
+# which compiles every student program, also for the emulator) and builds pmpplab from
+# the source in pmpplab/.
 #   PMPPLAB_AUTOGRADER_ROOT  replaces /autograder (pmpplab's own test uses a fake root)
 #   PMPPLAB_SETUP_NO_APT=1   installs nothing (a machine that has the packages already)
 #   PMPPLAB_CUDA=13-0        the CUDA release whose nvcc is installed
@@ -17,7 +18,7 @@ if [ -z "${PMPPLAB_SETUP_NO_APT:-}" ]; then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends ca-certificates wget gcc g++ libc6-dev \
     pkg-config ninja-build meson python3-pip libcyaml-dev libyaml-dev libjansson-dev \
-    libncurses-dev libmd4c-dev
+    libncurses-dev libmd4c-dev bubblewrap util-linux
   # pmpplab needs meson 1.0 or later (Ubuntu 22.04 has 0.61)
   if ! meson --version | awk -F. '{ exit !($1 >= 1) }'; then
     python3 -m pip install -q 'meson>=1.0' || python3 -m pip install -q --break-system-packages 'meson>=1.0'

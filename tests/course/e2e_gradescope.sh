@@ -17,7 +17,7 @@ command -v unzip >/dev/null || { echo "unzip is not installed (scripts/bootstrap
 unzip -Z "$tmp/autograder.zip" | grep -E ' (setup\.sh|run_autograder)$' | tee "$tmp/root.txt"
 grep -q '^-rwxr-xr-x.* run_autograder$' "$tmp/root.txt" || fail "run_autograder is not at the root, executable"
 grep -q '^-rwxr-xr-x.* setup.sh$' "$tmp/root.txt" || fail "setup.sh is not at the root"
-for f in pmpplab/meson.build pmpplab/emu/meson.build pmpplab/labs/01-vecadd/lab.yaml \
+for f in pmpplab/meson.build pmpplab/emu/meson.build pmpplab/labs/01-vecadd/lab.yaml pmpplab/kernels/vendor/copy.cu \
          pmpplab/kernels/01-vecadd/solution.cu pmpplab/kernels/01-vecadd/reference.c; do
   unzip -l "$tmp/autograder.zip" "$f" >/dev/null || fail "$f is not in the bundle"
 done
