@@ -1,5 +1,6 @@
 /* cudart_launch — see cudart_launch.h. */
 #include "cudart_launch.h"
+#include "cudart_provenance.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -258,7 +259,9 @@ static cudaError_t rt_launch(struct rt_function *f, dim3 grid, dim3 block, void 
 	memset(&fault, 0, sizeof fault);
 	fflush(stdout); /* host output before the kernel's printf output */
 	double t0 = rt_now_ms();
+	rt_prov_launch_begin(); /* issue 14: whose work the results are */
 	int rc = rt_race_run(&l, &fault, f->name); /* issue 6: PMPPLAB_EMU_RACECHECK */
+	rt_prov_launch_end();
 	double ms = rt_now_ms() - t0;
 	if (rc == 0) {
 		rt_report_launch(f->name, grid, block, shmem, cudaSuccess, ms);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cudart_errors.h"
+#include "cudart_provenance.h"
 #include "cudart_registry.h"
 #include "cudart_report.h"
 #include "cudart_stream.h"
@@ -176,6 +177,7 @@ static cudaError_t rt_free(const char *call, void *ptr, int host_kind)
 	if (devmem_find(a, &info) == 0 && info.base == a &&
 	    (host_kind ? info.kind == DEVMEM_HOST
 		       : (info.kind == DEVMEM_GLOBAL || info.kind == DEVMEM_MANAGED))) {
+		rt_prov_free(ptr);
 		if (devmem_free(a) != 0)
 			return rt_error_set(cudaErrorInvalidValue);
 		if (info.kind != DEVMEM_HOST)
@@ -369,6 +371,7 @@ static cudaError_t rt_copy(const char *call, void *dst, const void *src, size_t 
 	if (e)
 		return e;
 	memmove(d, s, n);
+	rt_prov_copy(dst, src, n);
 	return cudaSuccess;
 }
 
@@ -410,8 +413,10 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
 			    spitch * (height - 1) + width, kind, (void **)&d, (void **)&s);
 	if (e)
 		return rt_error_set(e);
-	for (size_t r = 0; r < height; r++)
+	for (size_t r = 0; r < height; r++) {
 		memmove(d + r * dpitch, s + r * spitch, width);
+		rt_prov_copy((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
+	}
 	return cudaSuccess;
 }
 
@@ -430,6 +435,7 @@ static cudaError_t rt_memset_api(const char *call, void *p, int value, size_t n,
 	if (e)
 		return rt_error_set(e);
 	memset(d, value, n);
+	rt_prov_set(p, n);
 	return cudaSuccess;
 }
 
@@ -568,8 +574,10 @@ cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, si
 		       RT_SIDE_DEVICE, "cudaMemset2D", (void **)&d);
 	if (e)
 		return rt_error_set(e);
-	for (size_t r = 0; r < height; r++)
+	for (size_t r = 0; r < height; r++) {
 		memset(d + r * pitch, value, width);
+		rt_prov_set((char *)devPtr + r * pitch, width);
+	}
 	return cudaSuccess;
 }
 

@@ -6,6 +6,11 @@
  * with a guard gap after each, so overruns and stale pointers land outside every live
  * allocation. Managed/host memory is ordinary host memory whose address is also its
  * device address.
+ *
+ * Every allocation also has its written flags (devmem.h): for device memory a third
+ * reservation at the same offset as the data, so the flags cost address space only
+ * until a kernel writes; for managed and host memory a mapping of twice the size, the
+ * flags and then the snapshot of the values kernels wrote.
  */
 #include "devmem.h"
 
@@ -27,6 +32,8 @@ struct devmem_alloc {
 	devaddr_t base;
 	size_t size;
 	char *host; /* backing memory */
+	unsigned char *written; /* the written flags, one a byte (devmem.h) */
+	char *snap;             /* managed/host: values at the last snapshot */
 	enum devmem_kind kind;
 	char *label;
 	int live;
@@ -36,6 +43,7 @@ static pthread_rwlock_t devmem_lock = PTHREAD_RWLOCK_INITIALIZER;
 static pthread_once_t devmem_once = PTHREAD_ONCE_INIT;
 static char *devmem_dev;    /* PROT_NONE reservation (device addresses) */
 static char *devmem_shadow; /* RW data */
+static unsigned char *devmem_flags; /* RW written flags, at the data's offsets */
 static size_t devmem_range, devmem_next;
 static struct devmem_alloc *devmem_tab; /* sorted by base */
 static size_t devmem_n, devmem_cap;
@@ -50,12 +58,19 @@ static void devmem_setup(void)
 			continue;
 		void *s = mmap(NULL, sz, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (s == MAP_FAILED) {
+		void *f = mmap(NULL, sz, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (s == MAP_FAILED || f == MAP_FAILED) {
 			munmap(d, sz);
+			if (s != MAP_FAILED)
+				munmap(s, sz);
+			if (f != MAP_FAILED)
+				munmap(f, sz);
 			continue;
 		}
 		devmem_dev = d;
 		devmem_shadow = s;
+		devmem_flags = f;
 		devmem_range = sz;
 		devmem_next = DEVMEM_ALIGN; /* keep device address base+0 unused */
 		return;
@@ -105,7 +120,15 @@ int devmem_alloc(size_t size, enum devmem_kind kind, const char *label, devaddr_
 			       -1, 0);
 		if (p == MAP_FAILED)
 			goto fail_label;
+		void *f = mmap(NULL, 2 * span, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (f == MAP_FAILED) {
+			munmap(p, span);
+			goto fail_label;
+		}
 		a.host = p;
+		a.written = f;
+		a.snap = (char *)f + span;
 		a.base = (devaddr_t)(uintptr_t)p;
 	}
 	pthread_rwlock_wrlock(&devmem_lock);
@@ -117,6 +140,7 @@ int devmem_alloc(size_t size, enum devmem_kind kind, const char *label, devaddr_
 			goto fail_unlock;
 		a.base = (devaddr_t)(uintptr_t)(devmem_dev + devmem_next);
 		a.host = devmem_shadow + devmem_next;
+		a.written = devmem_flags + devmem_next;
 		devmem_next += need;
 	}
 	if (devmem_insert(&a) < 0)
@@ -127,8 +151,10 @@ int devmem_alloc(size_t size, enum devmem_kind kind, const char *label, devaddr_
 
 fail_unlock:
 	pthread_rwlock_unlock(&devmem_lock);
-	if (a.host && (kind == DEVMEM_MANAGED || kind == DEVMEM_HOST))
+	if (a.host && (kind == DEVMEM_MANAGED || kind == DEVMEM_HOST)) {
 		munmap(a.host, span);
+		munmap(a.written, 2 * span);
+	}
 fail_label:
 	free(a.label);
 	return -ENOMEM;
@@ -147,14 +173,20 @@ int devmem_free(devaddr_t addr)
 	size_t span = a->size ? a->size : 1;
 	if (a->kind == DEVMEM_MANAGED || a->kind == DEVMEM_HOST) {
 		munmap(a->host, span);
+		munmap(a->written, 2 * span);
 	} else {
 		/* give whole pages back; the range itself is never reused */
-		uintptr_t lo = ((uintptr_t)a->host + 4095) & ~(uintptr_t)4095;
-		uintptr_t hi = ((uintptr_t)a->host + span) & ~(uintptr_t)4095;
-		if (hi > lo)
-			madvise((void *)lo, hi - lo, MADV_DONTNEED);
+		size_t off = (size_t)(a->host - devmem_shadow);
+		uintptr_t lo = ((uintptr_t)off + 4095) & ~(uintptr_t)4095;
+		uintptr_t hi = ((uintptr_t)off + span) & ~(uintptr_t)4095;
+		if (hi > lo) {
+			madvise(devmem_shadow + lo, hi - lo, MADV_DONTNEED);
+			madvise(devmem_flags + lo, hi - lo, MADV_DONTNEED);
+		}
 	}
 	a->host = NULL;
+	a->written = NULL;
+	a->snap = NULL;
 	pthread_rwlock_unlock(&devmem_lock);
 	return 0;
 }
@@ -196,7 +228,7 @@ int devmem_locate(devaddr_t addr, size_t *rank, size_t *offset)
 }
 
 int devmem_lookup_range(devaddr_t addr, size_t len, devaddr_t *base, size_t *size,
-			char **host)
+			char **host, unsigned char **written)
 {
 	pthread_rwlock_rdlock(&devmem_lock);
 	struct devmem_alloc *a = devmem_lookup(addr, len ? len : 1);
@@ -204,6 +236,8 @@ int devmem_lookup_range(devaddr_t addr, size_t len, devaddr_t *base, size_t *siz
 		*base = a->base;
 		*size = a->size ? a->size : 1;
 		*host = a->host;
+		if (written)
+			*written = a->written;
 	}
 	pthread_rwlock_unlock(&devmem_lock);
 	return a ? 0 : -ENOENT;
@@ -263,4 +297,81 @@ int devmem_in_device_range(uint64_t addr)
 	pthread_once(&devmem_once, devmem_setup);
 	return devmem_dev && addr >= (uint64_t)(uintptr_t)devmem_dev &&
 	       addr < (uint64_t)(uintptr_t)devmem_dev + devmem_range;
+}
+
+/* ---- written flags ------------------------------------------------------------- */
+
+unsigned char *devmem_written(devaddr_t addr, size_t len)
+{
+	pthread_rwlock_rdlock(&devmem_lock);
+	struct devmem_alloc *a = devmem_lookup(addr, len ? len : 1);
+	unsigned char *w = a ? a->written + (addr - a->base) : NULL;
+	pthread_rwlock_unlock(&devmem_lock);
+	return w;
+}
+
+/* Calls FN with the offset of every 8-byte group of A's flags that has a flag set:
+ * reading the flags 8 at a time skips the untouched parts quickly. */
+static void devmem_each_flagged(const struct devmem_alloc *a,
+				void (*fn)(const struct devmem_alloc *, size_t))
+{
+	size_t span = a->size ? a->size : 1;
+	for (size_t i = 0; i < span; i += 8) {
+		uint64_t g = 0;
+		memcpy(&g, a->written + i, span - i < 8 ? span - i : 8);
+		if (g)
+			fn(a, i);
+	}
+}
+
+static void devmem_clear_changed(const struct devmem_alloc *a, size_t at)
+{
+	size_t span = a->size ? a->size : 1;
+	for (size_t i = at; i < at + 8 && i < span; i++)
+		if (a->written[i] && a->host[i] != a->snap[i])
+			a->written[i] = 0;
+}
+
+static void devmem_keep_values(const struct devmem_alloc *a, size_t at)
+{
+	size_t span = a->size ? a->size : 1;
+	for (size_t i = at; i < at + 8 && i < span; i++)
+		if (a->written[i])
+			a->snap[i] = a->host[i];
+}
+
+/* Applies FN to the flagged groups of every live managed or host allocation. */
+static void devmem_each_unified(void (*fn)(const struct devmem_alloc *, size_t))
+{
+	pthread_rwlock_rdlock(&devmem_lock);
+	for (size_t k = 0; k < devmem_n; k++) {
+		const struct devmem_alloc *a = &devmem_tab[k];
+		if (a->live && a->snap)
+			devmem_each_flagged(a, fn);
+	}
+	pthread_rwlock_unlock(&devmem_lock);
+}
+
+void devmem_unified_reconcile(void)
+{
+	devmem_each_unified(devmem_clear_changed);
+}
+
+void devmem_unified_snapshot(void)
+{
+	devmem_each_unified(devmem_keep_values);
+}
+
+void devmem_unified_each(void (*fn)(const struct devmem_view *, void *), void *ctx)
+{
+	pthread_rwlock_rdlock(&devmem_lock);
+	for (size_t k = 0; k < devmem_n; k++) {
+		const struct devmem_alloc *a = &devmem_tab[k];
+		if (!a->live || !a->snap)
+			continue;
+		struct devmem_view v = { a->base, a->size ? a->size : 1, a->kind, a->host,
+					 a->written };
+		fn(&v, ctx);
+	}
+	pthread_rwlock_unlock(&devmem_lock);
 }

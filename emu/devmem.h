@@ -56,8 +56,38 @@ int devmem_locate(devaddr_t addr, size_t *rank, size_t *offset);
 int devmem_in_device_range(uint64_t addr);
 
 /* For the interpreter's per-warp cache: the live allocation containing [addr, addr+len)
- * (len 0 treated as 1): its base, size (at least 1) and backing pointer. 0 or -ENOENT. */
+ * (len 0 treated as 1): its base, size (at least 1), backing pointer and written flags
+ * (WRITTEN may be NULL). 0 or -ENOENT. */
 int devmem_lookup_range(devaddr_t addr, size_t len, devaddr_t *base, size_t *size,
-			char **host);
+			char **host, unsigned char **written);
+
+/* Written flags: one byte per byte of every allocation, DEVMEM_BY_KERNEL where the last
+ * write was a kernel's store or atomic (the interpreter sets them), DEVMEM_FILLED where it
+ * was a cudaMemset, 0 where it was the host's otherwise: a fresh allocation, a copy from
+ * host memory, or, for managed and host memory, which host code writes directly, a byte
+ * whose value changed since the last snapshot. Copies carry them along. They tell whose work a program's results are (the grader's
+ * provenance check, cudart_provenance.h).
+ *
+ * The flags of [addr, addr+len), or NULL unless the range lies in one live allocation. */
+enum { DEVMEM_BY_KERNEL = 1, DEVMEM_FILLED = 2 };
+unsigned char *devmem_written(devaddr_t addr, size_t len);
+
+/* Managed and host allocations: reconcile clears the flag of every flagged byte whose
+ * value differs from the snapshot (the host wrote it since); snapshot records the values
+ * of the flagged bytes. The runtime reconciles before a launch or a copy and snapshots
+ * after a launch. Call only while no kernel runs. */
+void devmem_unified_reconcile(void);
+void devmem_unified_snapshot(void);
+
+struct devmem_view {
+	devaddr_t base;
+	size_t size; /* at least 1 */
+	enum devmem_kind kind;
+	char *host;
+	unsigned char *written;
+};
+/* Calls FN for every live managed and host allocation, under the read lock (FN must not
+ * allocate or free device memory). */
+void devmem_unified_each(void (*fn)(const struct devmem_view *, void *), void *ctx);
 
 #endif

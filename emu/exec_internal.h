@@ -86,6 +86,7 @@ struct warp {
 	/* cache of the last global allocations touched (most recent first) */
 	uint64_t c_base[4], c_end[4];
 	char *c_host[4];
+	unsigned char *c_written[4]; /* their written flags (devmem.h) */
 	/* bar.red pending result */
 	int red_pending;
 	uint32_t red_slot;
@@ -183,6 +184,10 @@ int fault_set(struct block *b, struct warp *w, unsigned lane, const struct ptx_i
 
 void *mem_slow(struct block *b, struct warp *w, unsigned lane, const struct ptx_insn *in,
 	       int space, uint64_t addr, unsigned size, int is_write);
+/* After a store or atomic at host pointer P (from mem_at): sets the written flags of its
+ * SIZE bytes when P is in global memory (an allocation in the warp's cache, where mem_at
+ * put it); shared and local memory have none. */
+void mem_mark_written(struct warp *w, const void *p, unsigned size);
 
 /* The fast path: global accesses inside the last allocation used by this warp. */
 static inline void *mem_at(struct block *b, struct warp *w, unsigned lane,
@@ -232,13 +237,14 @@ static inline uint64_t space_addr_mask(int space)
  * P + a[l]; else 0 and the caller checks lane by lane (mem_at, which also handles the
  * 32-bit wrap-around of shared and local addresses that this path leaves to it). The
  * region is the one holding the first active lane's address; one branch-free pass over
- * the lanes (it vectorises) checks the others. */
+ * the lanes (it vectorises) checks the others. *written: the same for the allocation's
+ * written flags (devmem.h), 0 where there are none (shared memory). */
 static inline uintptr_t warp_span(struct block *b, struct warp *w, int space, const uint64_t *a,
-				  int64_t off, unsigned size, uint32_t m)
+				  int64_t off, unsigned size, uint32_t m, uintptr_t *written)
 {
 	uint64_t x0 = a[__builtin_ctz(m)] + (uint64_t)off;
 	uint64_t base, span; /* the region: [base, base + span) */
-	unsigned char *host;
+	unsigned char *host, *flags = NULL;
 	if (space == SP_SHARED) {
 		base = 0;
 		span = b->shared_size;
@@ -252,6 +258,7 @@ static inline uintptr_t warp_span(struct block *b, struct warp *w, int space, co
 		base = w->c_base[k];
 		span = w->c_end[k] - base;
 		host = (unsigned char *)w->c_host[k];
+		flags = w->c_written[k];
 	} else {
 		return 0;
 	}
@@ -260,6 +267,7 @@ static inline uintptr_t warp_span(struct block *b, struct warp *w, int space, co
 	/* x - base > span - size: outside (or below base); x & (size - 1): misaligned */
 	uint64_t bad = 0, lim = span - size;
 	LANES(uint64_t x = a[l] + (uint64_t)off; bad |= (uint64_t)(x - base > lim) | (x & (size - 1)));
+	*written = flags ? (uintptr_t)flags - base + (uint64_t)off : 0;
 	return bad ? 0 : (uintptr_t)host - base + (uint64_t)off;
 }
 

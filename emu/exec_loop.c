@@ -586,7 +586,7 @@ int warp_exec(struct block *b, struct warp *w)
 				emu_trace_mem(tsm, in, (int)sp, a, off, tot, m, 0);
 			int sg = is_signed_t(in->type);
 			uint64_t *d0 = DS(0);
-			uintptr_t p0;
+			uintptr_t p0, w0;
 			if (sp == SP_KPARAM && in->s[0] == SR_ZERO && !hooks &&
 			    (uint64_t)off + tot <= b->L->kparam_size) {
 				/* a kernel parameter: the same value for every lane */
@@ -596,7 +596,7 @@ int warp_exec(struct block *b, struct warp *w)
 				}
 				NEXT;
 			}
-			if (!hooks && (p0 = warp_span(b, w, (int)sp, a, off, tot, m))) {
+			if (!hooks && (p0 = warp_span(b, w, (int)sp, a, off, tot, m, &w0))) {
 #define LD_AT(l) ((const void *)(p0 + a[l]))
 				if (n == 1 && sz == 4 && !sg)
 					LANES(uint32_t v; memcpy(&v, LD_AT(l), 4); d0[l] = v);
@@ -643,8 +643,8 @@ int warp_exec(struct block *b, struct warp *w)
 			unsigned n = in->vec, tot = sz * n, sp = in->space;
 			if (__builtin_expect(tsm != NULL, 0)) /* issue 7 (panels) */
 				emu_trace_mem(tsm, in, (int)sp, a, off, tot, m, 1);
-			uintptr_t p0;
-			if (!hooks && (p0 = warp_span(b, w, (int)sp, a, off, tot, m))) {
+			uintptr_t p0, w0;
+			if (!hooks && (p0 = warp_span(b, w, (int)sp, a, off, tot, m, &w0))) {
 				for (unsigned k = 0; k < n; k++) {
 					const uint64_t *v = SS(1 + k);
 					uintptr_t pk = p0 + k * sz;
@@ -652,6 +652,14 @@ int warp_exec(struct block *b, struct warp *w)
 						LANES(uint32_t x = (uint32_t)v[l]; memcpy((void *)(pk + a[l]), &x, 4));
 					else
 						LANES(store_n((void *)(pk + a[l]), sz, v[l]));
+				}
+				/* global memory: the bytes are now a kernel's (devmem.h) */
+				if (w0) {
+					const uint32_t ones = 0x01010101u;
+					if (tot == 4)
+						LANES(memcpy((void *)(w0 + a[l]), &ones, 4));
+					else
+						LANES(memset((void *)(w0 + a[l]), 1, tot));
 				}
 				NEXT;
 			}
@@ -669,6 +677,7 @@ int warp_exec(struct block *b, struct warp *w)
 #endif
 				for (unsigned k = 0; k < n; k++)
 					store_n(p + k * sz, sz, R[(size_t)in->s[1 + k] * 32 + l]);
+				mem_mark_written(w, p, tot);
 			}
 			NEXT;
 		}
@@ -692,6 +701,7 @@ int warp_exec(struct block *b, struct warp *w)
 					hooks->on_access(hooks->ctx, b->idx, w->id, l, (int)sp, addr, sz, 2, in->line);
 #endif
 				uint64_t old = atom_one(in, p, bv[l], cv[l]);
+				mem_mark_written(w, p, sz);
 				if (d)
 					d[l] = old;
 			}

@@ -148,7 +148,8 @@ void *mem_slow(struct block *b, struct warp *w, unsigned lane, const struct ptx_
 		devaddr_t base;
 		size_t sz;
 		char *host;
-		if (devmem_lookup_range(addr, size, &base, &sz, &host) < 0) {
+		unsigned char *written;
+		if (devmem_lookup_range(addr, size, &base, &sz, &host, &written) < 0) {
 			mem_fault(b, w, lane, in, space == SP_CONST ? SP_CONST : SP_GLOBAL, addr,
 				  size, is_write, NULL);
 			return NULL;
@@ -156,10 +157,23 @@ void *mem_slow(struct block *b, struct warp *w, unsigned lane, const struct ptx_
 		memmove(w->c_base + 1, w->c_base, 3 * sizeof(w->c_base[0]));
 		memmove(w->c_end + 1, w->c_end, 3 * sizeof(w->c_end[0]));
 		memmove(w->c_host + 1, w->c_host, 3 * sizeof(w->c_host[0]));
+		memmove(w->c_written + 1, w->c_written, 3 * sizeof(w->c_written[0]));
+		w->c_written[0] = written;
 		w->c_base[0] = base;
 		w->c_end[0] = base + sz;
 		w->c_host[0] = host;
 		return host + (addr - base);
 	}
 	}
+}
+
+void mem_mark_written(struct warp *w, const void *p, unsigned size)
+{
+	const char *c = (const char *)p;
+	for (unsigned k = 0; k < 4; k++)
+		if (w->c_written[k] && c >= w->c_host[k] &&
+		    (uint64_t)(c - w->c_host[k]) < w->c_end[k] - w->c_base[k]) {
+			memset(w->c_written[k] + (c - w->c_host[k]), 1, size);
+			return;
+		}
 }

@@ -108,8 +108,8 @@ static void job_hash(const struct job *j, char hex[33])
 		/* pl_timing, pl_counters: pmpplab perf (issue 8). */
 		static const char *files[] = { "pl_harness.c", "pl_harness.h", "pl_io.c", "pl_io.h",
 					       "pl_timing.c", "pl_timing.h", "pl_counters.c",
-					       "pl_counters.h" };
-		for (unsigned i = 0; i < 8; i++) {
+					       "pl_counters.h", "pl_provenance.c", "pl_provenance.h" };
+		for (unsigned i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 			char path[PATH_MAX];
 			snprintf(path, sizeof(path), "%s/%s", j->harness, files[i]);
 			fs_hash_file(&h, path);
@@ -157,7 +157,7 @@ static void timing_flags(const struct job *j, struct compile *host, char *rpath,
 
 /* Fills the compiler command lines for the job, writing into DIR/host and DIR/ptx. */
 static int job_commands(const struct job *j, const char *dir, struct compile *host,
-			struct compile *ptx, char paths[12][PATH_MAX])
+			struct compile *ptx, char paths[13][PATH_MAX])
 {
 	snprintf(paths[0], PATH_MAX, "%s/host/prog", dir);
 	snprintf(paths[1], PATH_MAX, "%s/ptx/prog.ptx", dir);
@@ -194,10 +194,12 @@ static int job_commands(const struct job *j, const char *dir, struct compile *ho
 	if (j->lab) {
 		snprintf(paths[6], PATH_MAX, "%s/pl_timing.c", j->harness);
 		snprintf(paths[8], PATH_MAX, "%s/pl_counters.c", j->harness);
+		snprintf(paths[12], PATH_MAX, "%s/pl_provenance.c", j->harness);
 		arg(host, paths[3]);
 		arg(host, paths[4]);
 		arg(host, paths[6]); /* pmpplab perf (issue 8) */
 		arg(host, paths[8]);
+		arg(host, paths[12]); /* issue 14 */
 		timing_flags(j, host, paths[7], paths[9], paths[10]);
 	}
 	arg(host, j->main_source);
@@ -362,7 +364,7 @@ static int job_compile(const struct job *j, const char *final_dir, struct build_
 	build_view(&local, dirs[1], boxed ? copy : NULL, &views[1]);
 	struct compile host = { .view = j->user_dir ? &views[0] : NULL, .cwd = dirs[0] };
 	struct compile ptx = { .view = j->user_dir ? &views[1] : NULL, .cwd = dirs[1] };
-	char paths[12][PATH_MAX];
+	char paths[13][PATH_MAX];
 	job_commands(&local, tmp, &host, &ptx, paths);
 	pthread_t thr;
 	bool threaded = ptx.argc && pthread_create(&thr, NULL, compile_run, &ptx) == 0;

@@ -21,6 +21,7 @@
 #include "barriers.h" /* barrier and race analysis (issue 6) */
 #include "optim.h"
 #include "perf.h" /* pmpplab perf (issue 8) */
+#include "provenance.h" /* issue 14 */
 #include "runner.h"
 #include "sandbox.h"
 #include "scratch.h"
@@ -275,6 +276,63 @@ static int count_launches(const struct build_result *b, const char *events)
 	return n;
 }
 
+static const struct build_result *emu_twin(struct grading *g);
+
+/* gpu: the emulator twin's run of REQUEST, judged for provenance (issue 14). */
+static enum provenance_verdict twin_provenance(struct grading *g, const char *request,
+					       const char *actual, char **why)
+{
+	const struct build_result *twin = emu_twin(g);
+	if (!twin)
+		return PROVENANCE_UNKNOWN;
+	char result[176];
+	snprintf(result, sizeof(result), "%s.prov", actual);
+	struct runner_result res;
+	if (run_program(g, twin, request, result, 12 * lab_timeout_ms(g->spec), &res, NULL,
+			"provenance (the emulator build)") < 0)
+		return PROVENANCE_UNKNOWN;
+	bool ran = res.status == RUNNER_EXITED && res.exit_code == 0;
+	runner_result_release(&res);
+	struct pl_file f;
+	char err[256];
+	if (!ran || pl_read(&f, result, err, sizeof(err)) < 0)
+		return PROVENANCE_UNKNOWN;
+	enum provenance_verdict v = provenance_judge(g->spec, &f, why);
+	pl_release(&f);
+	return v;
+}
+
+/* Issue 14: right values are not enough, they must be the kernels' work. The run's
+ * result says which kernels ran (and on the emulator where every element came from);
+ * on a GPU the emulator build of the file tracks the rest, on the datasets it runs
+ * quickly (not the perf ones, where the launch records alone judge). True when the
+ * outputs pass; else *text says why. */
+static bool judge_provenance(struct grading *g, const struct spec_dataset *d, const char *request,
+			     const char *actual, char **text)
+{
+	struct pl_file act;
+	char err[256], *why = NULL;
+	if (pl_read(&act, actual, err, sizeof(err)) < 0)
+		return true; /* check_outputs read it: cannot happen */
+	enum provenance_verdict v = provenance_judge(g->spec, &act, &why);
+	pl_release(&act);
+	bool twin = false;
+	if (v != PROVENANCE_BAD && g->backend == BACKEND_GPU && !d->perf) {
+		free(why);
+		why = NULL;
+		v = twin_provenance(g, request, actual, &why);
+		twin = true;
+	}
+	if (v != PROVENANCE_BAD)
+		return true;
+	free(*text);
+	*text = NULL;
+	asprintf(text, "%s%s", why ? why : "",
+		 twin ? "(Found by pmpplab's emulator, which tracks every byte a kernel writes, on a build of your file for the CPU.)\n" : "");
+	free(why);
+	return false;
+}
+
 static void grade_dataset(struct grading *g, unsigned index)
 {
 	const struct spec_dataset *d = &g->spec->datasets[index];
@@ -317,6 +375,8 @@ static void grade_dataset(struct grading *g, unsigned index)
 			g->report->launches = launches;
 		char *text;
 		bool ok = check_outputs(g, expected, actual, &text);
+		if (ok)
+			ok = judge_provenance(g, d, request, actual, &text);
 		report_add(g->report, label, d->points, ok, "%s", text ? text : "");
 		free(text);
 	}

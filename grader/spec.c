@@ -288,6 +288,9 @@ static void check_buffers(struct checker *c)
 		else if ((g->kind == SPEC_GEN_UNIFORM) && g->min > g->max)
 			check_error(c, yamlpos_line(c->pos, "inputs[%u].generate", i),
 				    "inputs[%u].generate: min (%g) is greater than max (%g)", i, g->min, g->max);
+		if (s->inputs[i].provenance != SPEC_PROV_DEVICE)
+			check_error(c, yamlpos_line(c->pos, "inputs[%u].provenance", i),
+				    "inputs[%u]: 'provenance' says who computes an output; inputs come from the grader", i);
 	}
 	for (unsigned i = 0; i < s->outputs_count; i++) {
 		const struct spec_tolerance *t = s->outputs[i].tolerance;

@@ -41,6 +41,13 @@ struct spec_param {
 	char *doc;
 };
 
+/* Who may compute an output (issue 14; labs/README.md, "Provenance"). */
+enum spec_provenance {
+	SPEC_PROV_DEVICE,        /* every element comes from memory a kernel wrote (default) */
+	SPEC_PROV_HOST_COMBINES, /* the host may finish it from kernel results it copied back */
+	SPEC_PROV_HOST,          /* host code computes it (e.g. from runtime queries) */
+};
+
 /* An input or output buffer; size is an expression over the params ("n", "rows*cols*3"). */
 struct spec_buffer {
 	char *name;
@@ -48,6 +55,7 @@ struct spec_buffer {
 	char *size;
 	struct spec_generator *generate; /* inputs only */
 	struct spec_tolerance *tolerance; /* outputs only; NULL = spec default */
+	enum spec_provenance provenance;  /* outputs only */
 	char *doc;
 };
 

@@ -28,6 +28,12 @@ static const cyaml_strval_t check_names[] = {
 	{ "optimisations", SPEC_CHECK_OPTIMISATIONS },
 };
 
+static const cyaml_strval_t provenance_names[] = {
+	{ "device", SPEC_PROV_DEVICE },
+	{ "host-combines", SPEC_PROV_HOST_COMBINES },
+	{ "host", SPEC_PROV_HOST },
+};
+
 static const cyaml_strval_t perf_metric_names[] = {
 	{ "time", SPEC_PERF_TIME },
 	{ "bandwidth", SPEC_PERF_BANDWIDTH },
@@ -70,6 +76,8 @@ static const cyaml_schema_field_t buffer_fields[] = {
 	CYAML_FIELD_MAPPING_PTR("generate", OPT, struct spec_buffer, generate, generator_fields),
 	CYAML_FIELD_MAPPING_PTR("tolerance", OPT, struct spec_buffer, tolerance,
 				tolerance_fields),
+	CYAML_FIELD_ENUM("provenance", OPT | CYAML_FLAG_STRICT, struct spec_buffer, provenance,
+			 provenance_names, CYAML_ARRAY_LEN(provenance_names)),
 	STR("doc", OPT, struct spec_buffer, doc),
 	CYAML_FIELD_END
 };

@@ -77,6 +77,12 @@ int pl_timing_done(const struct pl_timing_opts *o, const double *v, size_t n, do
  * Exits the program (PL_EXIT_CUDA) if the entry point leaves a CUDA error. */
 void pl_timing_run(struct pl_file *result);
 
+/* GPU builds: count the kernels that run between the two calls (CUPTI activity
+ * records), for pl_provenance. End returns the count, or -1 when it is unknown (not a GPU
+ * build, no CUPTI, or the program runs under compute-sanitizer or ncu). */
+void pl_timing_count_begin(void);
+long pl_timing_count_end(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,324 @@
+/* cudart_provenance — see cudart_provenance.h. Runs on the host thread only (copies,
+ * sets, launches and frees are synchronous calls of the program's host code). */
+#include "cudart_provenance.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "devmem.h"
+
+/* What is kept of deliveries at most: beyond it the counts are void. A lab program's
+ * outputs on the emulator are a few megabytes. */
+#define PROV_MAX_BYTES ((size_t)1 << 30)
+
+/* A delivery, or a freed managed/pinned allocation (dst 0): DATA then WRITTEN, n each. */
+struct prov_record {
+	uintptr_t dst;
+	size_t n;
+	unsigned char *data, *written;
+};
+
+static struct {
+	int on, overflow;
+	struct prov_record *r;
+	size_t n, cap, bytes;
+	unsigned long long launches;
+} prov;
+
+static void prov_drop(size_t i)
+{
+	prov.bytes -= prov.r[i].n;
+	free(prov.r[i].data);
+	memmove(prov.r + i, prov.r + i + 1, (prov.n - i - 1) * sizeof(prov.r[0]));
+	prov.n--;
+}
+
+void emu_provenance_begin(void)
+{
+	while (prov.n)
+		prov_drop(prov.n - 1);
+	prov.on = 1;
+	prov.overflow = 0;
+	prov.launches = 0;
+}
+
+unsigned long long emu_launch_count(void)
+{
+	return prov.launches;
+}
+
+/* Keeps N bytes delivered to DST (0: a freed allocation) with their flags (NULL: none
+ * set). A newer delivery hides the older ones it covers entirely: they are dropped. */
+static void prov_keep(uintptr_t dst, const void *data, const unsigned char *written, size_t n)
+{
+	if (!prov.on || !n)
+		return;
+	for (size_t i = prov.n; dst && i-- > 0;)
+		if (prov.r[i].dst >= dst && prov.r[i].dst + prov.r[i].n <= dst + n)
+			prov_drop(i);
+	if (prov.n == prov.cap) {
+		size_t cap = prov.cap ? 2 * prov.cap : 16;
+		struct prov_record *r = realloc(prov.r, cap * sizeof(*r));
+		if (!r) {
+			prov.overflow = 1;
+			return;
+		}
+		prov.r = r;
+		prov.cap = cap;
+	}
+	unsigned char *copy = n <= PROV_MAX_BYTES - prov.bytes ? malloc(2 * n) : NULL;
+	if (!copy) {
+		prov.overflow = 1;
+		return;
+	}
+	memcpy(copy, data, n);
+	if (written)
+		memcpy(copy + n, written, n);
+	else
+		memset(copy + n, 0, n);
+	prov.r[prov.n++] = (struct prov_record){ dst, n, copy, copy + n };
+	prov.bytes += n;
+}
+
+static int prov_unified(const void *p)
+{
+	struct devmem_info in;
+	return devmem_find((devaddr_t)(uintptr_t)p, &in) == 0 &&
+	       (in.kind == DEVMEM_MANAGED || in.kind == DEVMEM_HOST);
+}
+
+void rt_prov_copy(const void *dst, const void *src, size_t n)
+{
+	unsigned char *sf = devmem_written((devaddr_t)(uintptr_t)src, n);
+	if (sf && prov_unified(src))
+		devmem_unified_reconcile(); /* the host may have changed it since the kernel */
+	unsigned char *df = devmem_written((devaddr_t)(uintptr_t)dst, n);
+	if (df) {
+		if (sf)
+			memmove(df, sf, n);
+		else
+			memset(df, 0, n);
+		if (sf && prov_unified(dst))
+			devmem_unified_snapshot();
+	} else if (sf) {
+		prov_keep((uintptr_t)dst, dst, sf, n);
+	}
+}
+
+void rt_prov_set(const void *dst, size_t n)
+{
+	unsigned char *df = devmem_written((devaddr_t)(uintptr_t)dst, n);
+	if (df)
+		memset(df, DEVMEM_FILLED, n);
+}
+
+void rt_prov_launch_begin(void)
+{
+	devmem_unified_reconcile();
+}
+
+void rt_prov_launch_end(void)
+{
+	devmem_unified_snapshot();
+	prov.launches++;
+}
+
+static int any_set(const unsigned char *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (w[i])
+			return 1;
+	return 0;
+}
+
+void rt_prov_free(const void *p)
+{
+	struct devmem_info in;
+	devaddr_t a = (devaddr_t)(uintptr_t)p;
+	if (!prov.on || !prov_unified(p) || devmem_find(a, &in) != 0 || !in.size)
+		return;
+	devmem_unified_reconcile();
+	const unsigned char *w = devmem_written(a, in.size);
+	if (w && any_set(w, in.size))
+		prov_keep(0, devmem_host(a, in.size), w, in.size);
+}
+
+/* ---- the query ------------------------------------------------------------------- */
+
+enum { ST_NONE, ST_KERNEL, ST_FILLED, ST_UNWRITTEN, ST_CHANGED };   /* per byte */
+enum { C_KERNEL, C_STAGED, C_FILLED, C_CHANGED, C_UNWRITTEN, C_HOST }; /* per element */
+
+/* A place the host may have copied kernel results from (at the same offsets). */
+struct prov_source {
+	const unsigned char *data, *written;
+	size_t n;
+};
+
+struct prov_sources {
+	struct prov_source *s;
+	size_t n, cap;
+};
+
+static int any_kernel(const unsigned char *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (w[i] == DEVMEM_BY_KERNEL)
+			return 1;
+	return 0;
+}
+
+/* Only places with some kernel results are sources: a buffer the host only filled
+ * would credit whatever equals its constant. */
+static void sources_add(struct prov_sources *ss, const unsigned char *data,
+			const unsigned char *written, size_t n)
+{
+	if (!any_kernel(written, n))
+		return;
+	if (ss->n == ss->cap) {
+		size_t cap = ss->cap ? 2 * ss->cap : 16;
+		struct prov_source *s = realloc(ss->s, cap * sizeof(*s));
+		if (!s)
+			return; /* one source fewer: its elements count as the host's */
+		ss->s = s;
+		ss->cap = cap;
+	}
+	ss->s[ss->n++] = (struct prov_source){ data, written, n };
+}
+
+static void sources_add_view(const struct devmem_view *v, void *ctx)
+{
+	sources_add(ctx, (const unsigned char *)v->host, v->written, v->size);
+}
+
+/* Per byte of [lo, lo + bytes): what the newest delivery to it says. */
+static void direct_pass(const unsigned char *cur, size_t bytes, unsigned char *st)
+{
+	uintptr_t lo = (uintptr_t)cur, hi = lo + bytes;
+	for (size_t k = prov.n; k-- > 0;) {
+		const struct prov_record *r = &prov.r[k];
+		if (!r->dst || r->dst >= hi || r->dst + r->n <= lo)
+			continue;
+		uintptr_t a = r->dst > lo ? r->dst : lo;
+		uintptr_t b = r->dst + r->n < hi ? r->dst + r->n : hi;
+		for (uintptr_t x = a; x < b; x++) {
+			size_t j = x - lo, i = x - r->dst;
+			if (!st[j])
+				st[j] = cur[j] != r->data[i]                ? ST_CHANGED
+					: r->written[i] == DEVMEM_BY_KERNEL ? ST_KERNEL
+					: r->written[i] == DEVMEM_FILLED    ? ST_FILLED
+									    : ST_UNWRITTEN;
+		}
+	}
+}
+
+static int staged_match(const struct prov_source *s, const unsigned char *cur, size_t e,
+			size_t elem)
+{
+	size_t at = e * elem;
+	if (at + elem > s->n || memcmp(cur + at, s->data + at, elem) != 0)
+		return 0;
+	for (size_t i = 0; i < elem; i++)
+		if (!s->written[at + i])
+			return 0;
+	return 1;
+}
+
+/* Elements the host wrote or changed may have been copied from a staging buffer that a
+ * delivery filled (or managed memory a kernel wrote), at the same offsets: the one
+ * source that explains the most of them is credited. */
+static void staging_pass(const unsigned char *cur, size_t count, size_t elem, unsigned char *cls)
+{
+	struct prov_sources ss = { 0 };
+	uintptr_t lo = (uintptr_t)cur, hi = lo + count * elem;
+	for (size_t k = 0; k < prov.n; k++) {
+		const struct prov_record *r = &prov.r[k];
+		if (!r->dst || r->dst >= hi || r->dst + r->n <= lo)
+			sources_add(&ss, r->data, r->written, r->n);
+	}
+	devmem_unified_each(sources_add_view, &ss);
+	size_t best = 0, best_i = 0;
+	for (size_t i = 0; i < ss.n; i++) {
+		size_t hits = 0;
+		for (size_t e = 0; e < count; e++)
+			hits += (cls[e] == C_CHANGED || cls[e] == C_HOST) &&
+				staged_match(&ss.s[i], cur, e, elem);
+		if (hits > best) {
+			best = hits;
+			best_i = i;
+		}
+	}
+	for (size_t e = 0; best && e < count; e++)
+		if ((cls[e] == C_CHANGED || cls[e] == C_HOST) && staged_match(&ss.s[best_i], cur, e, elem))
+			cls[e] = C_STAGED;
+	free(ss.s);
+}
+
+int emu_provenance_query(const void *p, size_t bytes, size_t elem, unsigned long long *out)
+{
+	memset(out, 0, EMU_PROV_COUNT * sizeof(*out));
+	if (!elem || bytes % elem)
+		return -EINVAL;
+	size_t count = bytes / elem;
+	out[EMU_PROV_ELEMENTS] = out[EMU_PROV_FIRST_BAD] = count;
+	out[EMU_PROV_OVERFLOW] = (unsigned long long)prov.overflow;
+	if (!count)
+		return 0;
+	devmem_unified_reconcile();
+	const unsigned char *cur = p;
+	unsigned char *st = calloc(bytes, 1), *cls = malloc(count);
+	if (!st || !cls) {
+		free(st);
+		free(cls);
+		return -ENOMEM;
+	}
+	direct_pass(cur, bytes, st);
+	int doubtful = 0;
+	for (size_t e = 0; e < count; e++) {
+		const unsigned char *s = st + e * elem;
+		int kernel = 1, filled = 1, changed = 0, none = 0;
+		for (size_t i = 0; i < elem; i++) {
+			kernel &= s[i] == ST_KERNEL;
+			filled &= s[i] == ST_KERNEL || s[i] == ST_FILLED;
+			changed |= s[i] == ST_CHANGED;
+			none |= s[i] == ST_NONE;
+		}
+		cls[e] = kernel ? C_KERNEL : filled ? C_FILLED : changed ? C_CHANGED : none ? C_HOST
+											: C_UNWRITTEN;
+		doubtful |= cls[e] == C_CHANGED || cls[e] == C_HOST;
+	}
+	if (doubtful)
+		staging_pass(cur, count, elem, cls);
+	static const int slot[] = { [C_KERNEL] = EMU_PROV_KERNEL, [C_STAGED] = EMU_PROV_STAGED,
+				    [C_FILLED] = EMU_PROV_FILLED, [C_CHANGED] = EMU_PROV_CHANGED,
+				    [C_UNWRITTEN] = EMU_PROV_UNWRITTEN, [C_HOST] = EMU_PROV_HOST };
+	for (size_t e = 0; e < count; e++) {
+		out[slot[cls[e]]]++;
+		if (cls[e] == C_STAGED)
+			out[EMU_PROV_KERNEL]++;
+		else if (cls[e] != C_KERNEL && cls[e] != C_FILLED && out[EMU_PROV_FIRST_BAD] == count)
+			out[EMU_PROV_FIRST_BAD] = e;
+	}
+	free(st);
+	free(cls);
+	return 0;
+}
+
+static void count_view(const struct devmem_view *v, void *ctx)
+{
+	unsigned long long *n = ctx;
+	for (size_t i = 0; i < v->size; i++)
+		*n += v->written[i] == DEVMEM_BY_KERNEL;
+}
+
+unsigned long long emu_provenance_kernel_bytes(void)
+{
+	unsigned long long n = 0;
+	devmem_unified_reconcile();
+	for (size_t k = 0; k < prov.n; k++)
+		for (size_t i = 0; i < prov.r[k].n; i++)
+			n += prov.r[k].written[i] == DEVMEM_BY_KERNEL;
+	devmem_unified_each(count_view, &n);
+	return n;
+}
