@@ -549,8 +549,23 @@ static void schedule_checks(const struct barriers_context *ctx, const struct bui
 	}
 }
 
-/* The emulator's race checker on build b (an emulator build), then the other orders. */
-static void emulator_checks(const struct barriers_context *ctx, const struct build_result *b,
+/* The kernels the run that wrote RESULT launched (its "launches" metric,
+ * grader/harness/pl_provenance.h); -1 when it does not say. */
+static long launches_of(const char *result)
+{
+	struct pl_file f;
+	char err[160];
+	if (pl_read(&f, result, err, sizeof err) < 0)
+		return -1;
+	const struct pl_item *m = pl_find(&f, PL_METRIC, "launches");
+	long n = m ? (long)m->dval : -1;
+	pl_release(&f);
+	return n;
+}
+
+/* The emulator's race checker on build b (an emulator build), then the other orders.
+ * Returns the kernels the checked run launched (-1: unknown). */
+static long emulator_checks(const struct barriers_context *ctx, const struct build_result *b,
 			    const struct spec_dataset *d, const char *request,
 			    struct barriers_findings *fs, FILE *notes)
 {
@@ -565,14 +580,16 @@ static void emulator_checks(const struct barriers_context *ctx, const struct bui
 				subrun_stopped(ctx->runs, request));
 		else
 			fprintf(notes, "could not start the program for the race check\n");
-		return;
+		return -1;
 	}
+	long launches = launches_of(result);
 	barriers_scan_events(events, fs);
 	if (res.status == RUNNER_TIMEOUT)
 		fprintf(notes, "the program ran out of time under the race checker (dataset "
 			"%s); the findings above are from the part that ran\n", d->name);
 	runner_result_release(&res);
 	schedule_checks(ctx, b, d, request, result, fs, notes);
+	return launches;
 }
 
 /* racecheck and synccheck on the GPU. Returns false when compute-sanitizer is missing. */
@@ -600,8 +617,9 @@ static bool sanitizer_checks(const struct barriers_context *ctx, const struct sp
 }
 
 /* The dynamic half: the emulator's tracker, and on a GPU racecheck and synccheck too.
- * Adds a line to notes when something could not be checked. */
-static void dynamic_checks(const struct barriers_context *ctx, const struct spec_check *c,
+ * Adds a line to notes when something could not be checked. Returns the kernels the
+ * emulator's run launched (-1: unknown, or not run). */
+static long dynamic_checks(const struct barriers_context *ctx, const struct spec_check *c,
 			   struct barriers_findings *fs, FILE *notes)
 {
 	const struct spec_dataset *d = dataset_of(ctx->spec, c);
@@ -610,15 +628,14 @@ static void dynamic_checks(const struct barriers_context *ctx, const struct spec
 	char err[160] = "";
 	if (datagen_request_file(ctx->spec, d, ctx->seed, request, err, sizeof err) < 0) {
 		fprintf(notes, "not run: could not prepare the inputs of dataset %s: %s\n", d->name, err);
-		return;
+		return -1;
 	}
-	if (ctx->backend != BACKEND_GPU) {
-		emulator_checks(ctx, ctx->student, d, request, fs, notes);
-		return;
-	}
+	if (ctx->backend != BACKEND_GPU)
+		return emulator_checks(ctx, ctx->student, d, request, fs, notes);
 	bool sanitized = sanitizer_checks(ctx, d, request, fs);
+	long launches = -1;
 	if (ctx->emu_twin)
-		emulator_checks(ctx, ctx->emu_twin, d, request, fs, notes);
+		launches = emulator_checks(ctx, ctx->emu_twin, d, request, fs, notes);
 	if (!sanitized)
 		fprintf(notes, "compute-sanitizer is not installed: racecheck and synccheck did "
 			"not run on the GPU%s\n", ctx->emu_twin ? "; the emulator's race checker did" :
@@ -628,6 +645,7 @@ static void dynamic_checks(const struct barriers_context *ctx, const struct spec
 		fprintf(notes, "the program could not be built for the emulator, so only "
 			"racecheck and synccheck looked for races (they do not see races that "
 			"involve atomics)\n");
+	return launches;
 }
 
 int barriers_grade(const struct barriers_context *ctx, const struct spec_check *c,
@@ -643,18 +661,29 @@ int barriers_grade(const struct barriers_context *ctx, const struct spec_check *
 	const char *ptx = ctx->student->barriers_ptx ? ctx->student->barriers_ptx : ctx->student->ptx;
 	bool forbid = !c->forbid_divergent || *c->forbid_divergent;
 	char err[512] = "";
+	bool analysed = false;
 	if (!ptx)
 		fprintf(nf, "static analysis not run: the build has no PTX\n");
 	else if (barriers_static(ptx, c->kernel, c->min_barriers, forbid, &fs, err, sizeof err) < 0)
 		fprintf(nf, "static analysis not run: %s\n", err);
-	dynamic_checks(ctx, c, &fs, nf);
+	else
+		analysed = true;
+	long launches = dynamic_checks(ctx, c, &fs, nf);
 	fclose(nf);
+	/* Issue 14: no finding is a pass only where something was looked at: a run that
+	 * launched no kernel had no barrier to reach, and without the PTX nor a run
+	 * nothing was checked at all. */
+	const char *empty = launches == 0 ? "NOT MEASURED: no kernel ran on dataset %s, so no barrier was reached and no shared memory was touched; this lab's barriers are its kernels'\n"
+			    : !analysed && launches < 0 ? "NOT CHECKED: neither the PTX analysis nor a checked run of dataset %s was possible (see below)\n"
+							: NULL;
 	char *text = NULL;
 	size_t tlen = 0;
 	FILE *tf = open_memstream(&text, &tlen);
 	if (tf) {
 		if (fs.n)
 			barriers_format(tf, &fs, 10);
+		else if (empty)
+			fprintf(tf, empty, dataset_of(ctx->spec, c)->name);
 		else
 			fprintf(tf, "no barrier misuse or shared-memory race found (dataset %s)\n",
 				dataset_of(ctx->spec, c)->name);
@@ -663,7 +692,7 @@ int barriers_grade(const struct barriers_context *ctx, const struct spec_check *
 		fputs(notes ? notes : "", tf);
 		fclose(tf);
 	}
-	report_add(r, "barriers", c->points, fs.n == 0, "%s", text ? text : "");
+	report_add(r, "barriers", c->points, fs.n == 0 && !empty, "%s", text ? text : "");
 	free(text);
 	free(notes);
 	barriers_findings_release(&fs);

@@ -442,9 +442,28 @@ static bool emu_memcheck(struct grading *g, const char *request, const char *act
 	return found;
 }
 
+/* The kernels the run that wrote RESULT launched; -1 when it does not say (a GPU run
+ * under compute-sanitizer: then the emulator twin's result, RESULT.emu, may). */
+static long result_launches(const char *result)
+{
+	struct pl_file f;
+	char err[256], twin[176];
+	long n = -1;
+	if (pl_read(&f, result, err, sizeof(err)) == 0) {
+		n = provenance_launches(&f);
+		pl_release(&f);
+	}
+	snprintf(twin, sizeof(twin), "%s.emu", result);
+	if (n < 0 && pl_read(&f, twin, err, sizeof(err)) == 0) {
+		n = provenance_launches(&f);
+		pl_release(&f);
+	}
+	return n;
+}
+
 /* memcheck: on a GPU, the dataset again under compute-sanitizer, then on the emulator
  * twin; on the emulator every access is checked on every run, so the dataset's run
- * already answered. */
+ * already answered. A run that launched no kernel checked nothing (issue 14). */
 static void grade_memcheck(struct grading *g, const struct spec_check *c)
 {
 	const struct spec_dataset *d = check_dataset(g->spec, c);
@@ -489,9 +508,13 @@ static void grade_memcheck(struct grading *g, const struct spec_check *c)
 	} else if (gpu && !sanitizer && !emu_twin(g)) {
 		report_add(g->report, "memcheck", c->points, true,
 			   "NOT CHECKED: compute-sanitizer is not installed and this file does not build for pmpplab's emulator, so out-of-bounds accesses cannot be detected here.");
+	} else if (result_launches(actual) == 0) {
+		report_add(g->report, "memcheck", c->points, false,
+			   "NOT MEASURED: no kernel ran on dataset %s, so no device memory access was checked; the lab's work belongs in kernels",
+			   d->name);
 	} else if (!dataset_passed(g->report, d)) {
 		report_add(g->report, "memcheck", c->points, false,
-			   "no invalid access seen on dataset %s, but its output is wrong: these points count once it is right",
+			   "no invalid access seen on dataset %s, but its correctness test failed: these points count once it passes",
 			   d->name);
 	} else {
 		report_add(g->report, "memcheck", c->points, true,

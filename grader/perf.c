@@ -49,6 +49,7 @@ int perf_measure_add(struct perf_measure *m, const struct pl_file *result)
 	m->transfer_ms = metric(result, "transfer_ms", 0);
 	m->reps += (unsigned)metric(result, "timing_reps", 0);
 	m->leaked_bytes = fmax(m->leaked_bytes, metric(result, "timing_leaked_bytes_per_call", 0));
+	m->no_kernel |= metric(result, "timing_no_kernel", 0) == 1;
 	/* events (2) are worse than CUPTI (1): the time then includes the copies */
 	m->source = source > m->source ? source : m->source;
 	return 0;
@@ -69,7 +70,8 @@ void perf_evaluate(const struct spec_check *c, double work, const struct perf_me
 	}
 	v->peak_judged = c->min_peak > 0 && v->peak > 0 && stu->source == PL_TIMING_CUPTI;
 	v->peak_ok = !v->peak_judged || v->fraction >= c->min_peak;
-	v->passed = v->ratio_ok && v->peak_ok;
+	v->no_kernel = stu->no_kernel; /* issue 14: a time of host code alone is no kernel's */
+	v->passed = v->ratio_ok && v->peak_ok && !v->no_kernel;
 }
 
 void perf_format_rate(double rate, bool flops, char *buf, size_t len)
@@ -102,8 +104,12 @@ static void headline(FILE *f, const struct spec_check *c, const struct perf_meas
 		char rate[32];
 		perf_format_rate(v->rate, c->metric == SPEC_PERF_FLOPS, rate, sizeof(rate));
 		fprintf(f, "%s, ", rate);
-		if (v->peak > 0)
-			fprintf(f, "%.0f%% of peak, ", 100 * v->fraction);
+		if (v->peak > 0) {
+			char pct[48];
+			perf_figure(pct, sizeof(pct), 100 * v->fraction, 0,
+				    v->peak_judged ? 100 * c->min_peak : 0);
+			fprintf(f, "%s%% of peak, ", pct);
+		}
 	}
 	fprintf(f, "%.2fx the reference's speed\n", v->ratio > 0 ? 1 / v->ratio : 0);
 }
@@ -117,12 +123,19 @@ char *perf_describe(const struct spec_check *c, const struct perf_measure *stu,
 	FILE *f = open_memstream(&text, &len);
 	if (!f)
 		return NULL;
+	if (v->no_kernel) {
+		fprintf(f, "NOT MEASURED: CUPTI saw no kernel in the timed calls of your entry point, so there is no kernel time to judge: a lab's speed is its kernels' speed.\n");
+		fclose(f);
+		return text;
+	}
 	headline(f, c, stu, v);
-	fprintf(f, "kernel time %.4g ms (mean of %u run medians, %u timed calls from %.4g to %.4g ms, median known to %.1f%%); the lab's solution %.4g ms: %.2fx its time",
+	char ratio[48];
+	perf_figure(ratio, sizeof(ratio), v->ratio, 2, c->max_ratio);
+	fprintf(f, "kernel time %.4g ms (mean of %u run medians, %u timed calls from %.4g to %.4g ms, median known to %.1f%%); the lab's solution %.4g ms: %sx its time",
 		stu->kernel_ms, stu->n, stu->reps, stu->min_ms, stu->max_ms, 100 * stu->rel_err,
-		sol->kernel_ms, v->ratio);
+		sol->kernel_ms, ratio);
 	if (c->max_ratio > 0)
-		fprintf(f, " (%s: at most %.3gx passes)", v->ratio_ok ? "ok" : "TOO SLOW", c->max_ratio);
+		fprintf(f, " (%s: at most %gx passes)", v->ratio_ok ? "ok" : "TOO SLOW", c->max_ratio);
 	fputc('\n', f);
 	if (c->metric != SPEC_PERF_TIME && v->peak > 0) {
 		char peak[32];
@@ -131,7 +144,7 @@ char *perf_describe(const struct spec_check *c, const struct perf_measure *stu,
 			c->metric == SPEC_PERF_FLOPS ? "SMs x FP32 lanes x 2 x clock"
 						     : "2 x memory clock x bus width");
 		if (v->peak_judged)
-			fprintf(f, "; %s: at least %.0f%% of peak passes", v->peak_ok ? "ok" : "TOO SLOW",
+			fprintf(f, "; %s: at least %g%% of peak passes", v->peak_ok ? "ok" : "TOO SLOW",
 				100 * c->min_peak);
 		else if (c->min_peak > 0)
 			fprintf(f, "; the fraction of peak is not judged (the time includes copies)");
@@ -207,6 +220,8 @@ int perf_model_from_result(const struct pl_file *f, struct perf_model *m)
 	m->shd_req = metric(f, "emu_shd_req", 0);
 	m->shd_wavefronts = metric(f, "emu_shd_wavefronts", 0);
 	m->shd_ideal = metric(f, "emu_shd_ideal", 0);
+	m->gat_req = metric(f, "emu_gat_req", 0);
+	m->gat_lanes = metric(f, "emu_gat_lanes", 0);
 	return 0;
 }
 
@@ -215,34 +230,62 @@ void perf_model_evaluate(const struct spec_check *c, const struct perf_model *st
 			 struct perf_model_verdict *v)
 {
 	memset(v, 0, sizeof(*v));
-	double sectors = stu->gld_sectors + stu->gst_sectors;
-	double ref = sol->gld_sectors + sol->gst_sectors;
-	double req = stu->gld_req + stu->gst_req;
-	v->traffic_ratio = ref > 0 ? sectors / ref : sectors > 0 ? INFINITY : 1;
-	v->coalescing = sectors > 0 ? (stu->gld_bytes + stu->gst_bytes) / (32 * sectors) : 1;
+	bool all = c->traffic != SPEC_TRAFFIC_LOADS; /* issue 14: the traffic the lab teaches */
+	double sectors = stu->gld_sectors + (all ? stu->gst_sectors : 0);
+	double ref = sol->gld_sectors + (all ? sol->gst_sectors : 0);
+	double req = stu->gld_req + (all ? stu->gst_req : 0);
+	double bytes = stu->gld_bytes + (all ? stu->gst_bytes : 0);
+	/* Issue 14: a figure with nothing under it is not measured, and a threshold on it
+	 * fails, never "ok": no kernel, no global request */
+	v->ran = stu->warp_insns > 0;
+	v->traffic_measured = sectors > 0;
+	v->bank_measured = stu->shd_ideal > 0;
+	v->traffic_ratio = ref > 0 ? sectors / ref : sectors > 0 ? INFINITY : 0;
+	v->coalescing = sectors > 0 ? bytes / (32 * sectors) : 0;
 	v->sectors_per_request = req > 0 ? sectors / req : 0;
 	v->bytes_per_element = elements > 0 ? 32 * sectors / elements : 0;
-	v->bank_conflicts = stu->shd_ideal > 0 ? stu->shd_wavefronts / stu->shd_ideal : 1;
-	v->lane_efficiency = stu->warp_insns > 0 ? stu->thread_insns / (32 * stu->warp_insns) : 1;
+	v->atomics_per_element = elements > 0 ? stu->gat_lanes / elements : 0;
+	v->bank_conflicts = v->bank_measured ? stu->shd_wavefronts / stu->shd_ideal : 1;
+	v->lane_efficiency = v->ran ? stu->thread_insns / (32 * stu->warp_insns) : 0;
 	v->insn_ratio = sol->warp_insns > 0 ? stu->warp_insns / sol->warp_insns : 1;
-	v->traffic_ok = c->max_traffic_ratio <= 0 || v->traffic_ratio <= c->max_traffic_ratio;
-	v->coalescing_ok = c->min_coalescing <= 0 || v->coalescing >= c->min_coalescing;
+	v->traffic_ok = c->max_traffic_ratio <= 0 ||
+			(v->traffic_measured && v->traffic_ratio <= c->max_traffic_ratio);
+	v->coalescing_ok = c->min_coalescing <= 0 ||
+			   (v->traffic_measured && v->coalescing >= c->min_coalescing);
 	v->bank_ok = c->max_bank_conflicts <= 0 || v->bank_conflicts <= c->max_bank_conflicts;
 	v->lane_ok = c->min_lane_efficiency <= 0 || v->lane_efficiency >= c->min_lane_efficiency;
 	v->insn_ok = c->max_insn_ratio <= 0 || v->insn_ratio <= c->max_insn_ratio;
+	v->atomics_ok = c->max_atomics_per_element <= 0 ||
+			v->atomics_per_element <= c->max_atomics_per_element;
 	v->judged = c->max_traffic_ratio > 0 || c->min_coalescing > 0 || c->max_bank_conflicts > 0 ||
-		    c->min_lane_efficiency > 0 || c->max_insn_ratio > 0;
-	v->passed = v->traffic_ok && v->coalescing_ok && v->bank_ok && v->lane_ok && v->insn_ok;
+		    c->min_lane_efficiency > 0 || c->max_insn_ratio > 0 ||
+		    c->max_atomics_per_element > 0;
+	v->passed = v->ran && v->traffic_ok && v->coalescing_ok && v->bank_ok && v->lane_ok &&
+		    v->insn_ok && v->atomics_ok;
 }
 
-/* " (ok: at least 80% passes)" after a judged figure; nothing when not judged. */
-static void limit(FILE *f, bool judged, bool ok, const char *bad, const char *fmt, double value)
+void perf_figure(char *buf, size_t len, double value, unsigned digits, double limit)
 {
-	if (!judged)
-		return;
-	fprintf(f, " (%s: ", ok ? "ok" : bad);
-	fprintf(f, fmt, value);
-	fputc(')', f);
+	for (unsigned d = digits;; d++) {
+		snprintf(buf, len, "%.*f", (int)d, value);
+		double shown = strtod(buf, NULL);
+		if (d >= digits + 6 || !(limit > 0) || !isfinite(value) ||
+		    ((shown > limit) == (value > limit) && (shown < limit) == (value < limit)))
+			return;
+	}
+}
+
+/* A judged figure: VALUE (times SCALE: 100 for a percentage) with enough digits that it
+ * never reads as the wrong side of LIMIT, then UNIT and WHAT, then " (ok: at least 80%
+ * passes)"; no verdict when LIMIT is 0 (not judged). */
+static void judged(FILE *f, double value, double scale, unsigned digits, const char *unit,
+		   const char *what, double limit, bool ok, const char *bad, const char *bound)
+{
+	char v[48];
+	perf_figure(v, sizeof(v), scale * value, digits, scale * limit);
+	fprintf(f, "%s%s%s", v, unit, what);
+	if (limit > 0)
+		fprintf(f, " (%s: %s %g%s passes)", ok ? "ok" : bad, bound, scale * limit, unit);
 }
 
 char *perf_model_describe(const struct spec_check *c, const struct perf_model_verdict *v,
@@ -253,31 +296,56 @@ char *perf_model_describe(const struct spec_check *c, const struct perf_model_ve
 	FILE *f = open_memstream(&text, &len);
 	if (!f)
 		return NULL;
+	if (!v->ran) {
+		fprintf(f, "NOT MEASURED on the emulator: no kernel ran on dataset %s (0 warp instructions), so there is nothing to judge: a lab's speed is its kernels' speed.\n", dataset);
+		fclose(f);
+		return text;
+	}
 	if (v->judged)
 		fprintf(f, "modelled on the emulator (counts, not time: the same on every run), dataset %s:\n", dataset);
 	else
 		fprintf(f, "NOT MEASURED on the emulator: speed is graded on a GPU (--backend gpu), against the lab's solution and the GPU's peak. The emulator's counts for dataset %s, shown but not graded:\n", dataset);
-	fprintf(f, "  global memory: %.2f sectors of 32 bytes per warp request, %.1f bytes of sectors per output element (counted per request, before any cache); %.0f%% of the fetched bytes were used",
-		v->sectors_per_request, v->bytes_per_element, 100 * v->coalescing);
-	limit(f, c->min_coalescing > 0, v->coalescing_ok, "TOO LOW", "at least %.0f%% passes", 100 * c->min_coalescing);
-	fprintf(f, "; %.2fx the solution's sectors", v->traffic_ratio);
-	limit(f, c->max_traffic_ratio > 0, v->traffic_ok, "TOO MANY", "at most %.3gx passes", c->max_traffic_ratio);
-	fputc('\n', f);
-	if (stu->shd_req > 0) {
-		fprintf(f, "  shared memory: %.0f requests needing %.2fx the passes they would without bank conflicts",
-			stu->shd_req, v->bank_conflicts);
-		limit(f, c->max_bank_conflicts > 0, v->bank_ok, "TOO MANY", "at most %.3gx passes", c->max_bank_conflicts);
+	const char *what = c->traffic == SPEC_TRAFFIC_LOADS ? "global loads" : "global memory";
+	if (!v->traffic_measured) {
+		fprintf(f, "  %s: NOT MEASURED: the kernels made no %s request%s\n", what, what,
+			c->max_traffic_ratio > 0 || c->min_coalescing > 0
+				? ", so their traffic and coalescing cannot be judged (FAILS)" : "");
+	} else {
+		fprintf(f, "  %s: %.2f sectors of 32 bytes per warp request, %.1f bytes of sectors per element (counted per request, before any cache); ",
+			what, v->sectors_per_request, v->bytes_per_element);
+		judged(f, v->coalescing, 100, 0, "%", " of the fetched bytes were used", c->min_coalescing,
+		       v->coalescing_ok, "TOO LOW", "at least");
+		fprintf(f, "; ");
+		judged(f, v->traffic_ratio, 1, 2, "x", " the solution's sectors", c->max_traffic_ratio,
+		       v->traffic_ok, "TOO MANY", "at most");
 		fputc('\n', f);
 	}
-	fprintf(f, "  lanes: %.0f%% of each warp instruction's 32 lanes did work", 100 * v->lane_efficiency);
-	limit(f, c->min_lane_efficiency > 0, v->lane_ok, "TOO LOW", "at least %.0f%% passes", 100 * c->min_lane_efficiency);
-	fputc('\n', f);
-	fprintf(f, "  instructions: %.0f warp instructions, %.2fx the solution's", stu->warp_insns, v->insn_ratio);
-	limit(f, c->max_insn_ratio > 0, v->insn_ok, "TOO MANY", "at most %.3gx passes", c->max_insn_ratio);
+	if (c->max_atomics_per_element > 0 || stu->gat_lanes > 0) {
+		fprintf(f, "  global atomics: %.0f lane operations, ", stu->gat_lanes);
+		judged(f, v->atomics_per_element, 1, 2, "", " per element", c->max_atomics_per_element,
+		       v->atomics_ok, "TOO MANY", "at most");
+		fputc('\n', f);
+	}
+	if (v->bank_measured) {
+		fprintf(f, "  shared memory: %.0f requests needing ", stu->shd_req);
+		judged(f, v->bank_conflicts, 1, 2, "x", " the passes they would without bank conflicts",
+		       c->max_bank_conflicts, v->bank_ok, "TOO MANY", "at most");
+		fputc('\n', f);
+	} else if (c->max_bank_conflicts > 0) {
+		fprintf(f, "  shared memory: NOT MEASURED: no shared-memory request, so no bank conflicts to judge\n");
+	}
+	fprintf(f, "  lanes: ");
+	judged(f, v->lane_efficiency, 100, 0, "%", " of each warp instruction's 32 lanes did work",
+	       c->min_lane_efficiency, v->lane_ok, "TOO LOW", "at least");
+	fprintf(f, "\n  instructions: %.0f warp instructions, ", stu->warp_insns);
+	judged(f, v->insn_ratio, 1, 2, "x", " the solution's", c->max_insn_ratio, v->insn_ok,
+	       "TOO MANY", "at most");
 	fputc('\n', f);
 	if (!v->passed) {
 		if (!v->coalescing_ok || !v->traffic_ok)
 			fprintf(f, "Consecutive threads of a warp should touch consecutive addresses, so one 32-byte sector serves 8 floats; and data reused by a block belongs in shared memory.\n");
+		if (!v->atomics_ok)
+			fprintf(f, "Every global atomic is a trip to one contended address: privatise (count into shared memory) and merge each block's counts once, with several elements per thread.\n");
 		if (!v->bank_ok)
 			fprintf(f, "Threads of a warp that hit different words of one shared-memory bank are served one after another: pad the array (e.g. [TILE][TILE + 1]) or change the access order.\n");
 		if (!v->lane_ok)
@@ -553,7 +621,10 @@ static int grade_counted(const struct perf_context *ctx, const struct spec_check
 	struct perf_model stu, ref;
 	bool student_failed = false;
 	uint64_t elements = 0;
+	int64_t work = 0;
 	spec_buffer_count(ctx->spec, &ctx->spec->outputs[0], d, &elements);
+	if (c->elements && spec_dataset_eval(ctx->spec, d, c->elements, &work) == 0)
+		elements = (uint64_t)work; /* issue 14: the check's own elements */
 	int rc = build_solution(ctx, &sol, diags);
 	if (rc == -ENOEXEC) {
 		report_add(r, name, c->points, false, "the lab's solution does not compile, so there is nothing to compare with (a bug in the lab, not your code)");
@@ -569,7 +640,7 @@ static int grade_counted(const struct perf_context *ctx, const struct spec_check
 		struct perf_model_verdict v;
 		perf_model_evaluate(c, &stu, &ref, (double)elements, &v);
 		char *text = perf_model_describe(c, &v, &stu, d->name);
-		report_add(r, name, c->points, v.passed || !v.judged, "%s", text ? text : "");
+		report_add(r, name, c->points, v.passed || (!v.judged && v.ran), "%s", text ? text : "");
 		free(text);
 	}
 	build_result_release(&sol);
@@ -596,7 +667,7 @@ int perf_grade(const struct perf_context *ctx, const struct spec_check *c, struc
 	else if (correct < 0)
 		report_add(r, name, 0, true, "NOT MEASURED in a quick run (dataset %s was skipped); grade fully to measure speed", d->name);
 	else if (!correct)
-		report_add(r, name, c->points, false, "not measured: the program's results on dataset %s are wrong (see its correctness test); speed counts only for correct results", d->name);
+		report_add(r, name, c->points, false, "not measured: the program failed the correctness test of dataset %s; speed counts only for correct results computed by kernels", d->name);
 	else if (gpu)
 		rc = grade_timed(ctx, c, d, name, r, diags);
 	else

@@ -47,6 +47,7 @@ struct perf_measure {
 					      * the runs; 0 also when not counted: see counted */
 	bool kernels_counted;                /* a run counted them (CUPTI), even a run with
 					      * no kernel time to report */
+	bool no_kernel;                      /* CUPTI saw no kernel in some run (issue 14) */
 };
 
 /* Adds one run's metrics (a result file written under $PMPPLAB_TIMING) to M. Returns 0,
@@ -62,6 +63,7 @@ struct perf_verdict {
 	bool ratio_ok, peak_ok;
 	bool peak_judged; /* false when min_peak is unset, the peak unknown, or the time
 			   * includes copies (CUDA events): the fraction is only reported */
+	bool no_kernel;   /* the student's timed calls ran no kernel: nothing was measured */
 };
 
 /* Judges the student against the solution and the peak. WORK is the check's bytes or
@@ -91,6 +93,7 @@ struct perf_model {
 	double warp_insns, thread_insns;
 	double gld_req, gst_req, gld_sectors, gst_sectors, gld_bytes, gst_bytes;
 	double shd_req, shd_wavefronts, shd_ideal;
+	double gat_req, gat_lanes; /* global atomics: warp requests, lanes */
 };
 
 /* Reads the emu_* metrics. Returns 0, or -ENOENT when the run was not counted. */
@@ -106,14 +109,24 @@ struct perf_model_verdict {
 	double bank_conflicts;     /* shared passes / conflict-free passes (1 = none) */
 	double lane_efficiency;    /* active lanes per warp instruction / 32 */
 	double insn_ratio;         /* warp instructions / the solution's */
-	bool traffic_ok, coalescing_ok, bank_ok, lane_ok, insn_ok;
+	double atomics_per_element; /* global atomic lane operations per element */
+	bool traffic_ok, coalescing_ok, bank_ok, lane_ok, insn_ok, atomics_ok;
+	/* issue 14: what was there to measure; a threshold on an empty figure fails */
+	bool ran;              /* the student's kernels executed at least one instruction */
+	bool traffic_measured; /* they made a global request of the kind the check counts */
+	bool bank_measured;    /* a shared-memory request (else bank conflicts are not judged) */
 };
 
 /* Judges the student's counters against the solution's and the check's emulator
- * thresholds; ELEMENTS is the first output's size in the counted dataset. */
+ * thresholds; ELEMENTS is the check's `elements` in the counted dataset (default: the
+ * first output's size). */
 void perf_model_evaluate(const struct spec_check *c, const struct perf_model *stu,
 			 const struct perf_model *sol, double elements,
 			 struct perf_model_verdict *v);
+
+/* VALUE with DIGITS decimals, or more (up to 6 more) where fewer would print it on the
+ * wrong side of LIMIT ("2.004x" against "at most 2x", never "2.00x"); LIMIT 0: none. */
+void perf_figure(char *buf, size_t len, double value, unsigned digits, double limit);
 
 /* The report text (malloc'd; NULL on ENOMEM). */
 char *perf_model_describe(const struct spec_check *c, const struct perf_model_verdict *v,

@@ -118,6 +118,13 @@ struct spec_vendor {
 	char *doc;
 };
 
+/* Which global requests the emulator's traffic and coalescing figures count (issue 14):
+ * a lab judges the traffic it teaches, not, say, a fixed per-block merge. */
+enum spec_perf_traffic {
+	SPEC_TRAFFIC_ALL,   /* loads, stores and atomics */
+	SPEC_TRAFFIC_LOADS, /* loads only */
+};
+
 /* A check beyond correctness (correctness points live on the datasets). */
 struct spec_check {
 	enum spec_check_kind kind;
@@ -137,6 +144,11 @@ struct spec_check {
 	double max_bank_conflicts;  /* shared-memory passes / conflict-free passes (>= 1) */
 	double min_lane_efficiency; /* active lanes per warp instruction / 32 */
 	double max_insn_ratio;      /* warp instructions executed / the solution's */
+	/* issue 14: what the traffic figures count, and per-element figures */
+	enum spec_perf_traffic traffic; /* all requests (default) or the loads only */
+	char *elements;                 /* expression: the elements the kernels process; NULL =
+					 * the first output's size */
+	double max_atomics_per_element; /* global atomic lane operations / elements */
 	struct spec_vendor *vendor; /* GPU: the "vs the vendor library" line; NULL = none */
 	/* kind barriers only (labs/README.md, "Barrier checks"; issue 6). */
 	char *kernel;            /* the kernel min_barriers applies to; NULL = the one with most */

@@ -34,6 +34,11 @@ static const cyaml_strval_t provenance_names[] = {
 	{ "host", SPEC_PROV_HOST },
 };
 
+static const cyaml_strval_t perf_traffic_names[] = {
+	{ "all", SPEC_TRAFFIC_ALL },
+	{ "loads", SPEC_TRAFFIC_LOADS },
+};
+
 static const cyaml_strval_t perf_metric_names[] = {
 	{ "time", SPEC_PERF_TIME },
 	{ "bandwidth", SPEC_PERF_BANDWIDTH },
@@ -136,6 +141,11 @@ static const cyaml_schema_field_t check_fields[] = {
 	CYAML_FIELD_FLOAT("max_bank_conflicts", OPT, struct spec_check, max_bank_conflicts),
 	CYAML_FIELD_FLOAT("min_lane_efficiency", OPT, struct spec_check, min_lane_efficiency),
 	CYAML_FIELD_FLOAT("max_insn_ratio", OPT, struct spec_check, max_insn_ratio),
+	/* issue 14 */
+	CYAML_FIELD_ENUM("traffic", OPT | CYAML_FLAG_STRICT, struct spec_check, traffic,
+			 perf_traffic_names, CYAML_ARRAY_LEN(perf_traffic_names)),
+	STR("elements", OPT, struct spec_check, elements),
+	CYAML_FIELD_FLOAT("max_atomics_per_element", OPT, struct spec_check, max_atomics_per_element),
 	CYAML_FIELD_MAPPING_PTR("vendor", OPT, struct spec_check, vendor, vendor_fields),
 	/* kind barriers (issue 6) */
 	STR("kernel", OPT, struct spec_check, kernel),

@@ -14,7 +14,7 @@
 struct thread_counts {
 	struct pl_counters c;
 	/* the current warp instruction */
-	int dirty, is_global, is_shared;
+	int dirty, is_global, is_shared, is_atomic;
 	unsigned nsec, nwords, maxbank;
 	uint64_t sec[MAX_SECTORS];
 	uint64_t words[MAX_WORDS];
@@ -62,7 +62,7 @@ void pl_counters_insn(void *ctx, unsigned block, unsigned warp, uint32_t active,
 	t->c.warp_insns++;
 	t->c.thread_insns += (unsigned)__builtin_popcount(active);
 	if (t->dirty) {
-		t->dirty = t->is_global = t->is_shared = 0;
+		t->dirty = t->is_global = t->is_shared = t->is_atomic = 0;
 		t->nsec = t->nwords = t->maxbank = 0;
 		memset(t->bank, 0, sizeof(t->bank));
 	}
@@ -75,6 +75,13 @@ static void global_access(struct thread_counts *t, uint64_t addr, unsigned size,
 		*(is_write ? &t->c.gst_req : &t->c.gld_req) += 1;
 	}
 	*(is_write ? &t->c.gst_bytes : &t->c.gld_bytes) += size;
+	if (is_write == 2) { /* an atomic (or red): issue 14, privatisation */
+		t->c.gat_lanes++;
+		if (!t->is_atomic) {
+			t->is_atomic = 1;
+			t->c.gat_req++;
+		}
+	}
 	for (uint64_t s = addr / 32; s <= (addr + size - 1) / 32; s++) {
 		unsigned i = 0;
 		while (i < t->nsec && t->sec[i] != s)
@@ -273,6 +280,8 @@ void pl_counters_finish(struct pl_file *result)
 	size_t free_after, total;
 	if (free_before && cudaMemGetInfo(&free_after, &total) == 0)
 		add(result, "emu_leaked_bytes", free_after < free_before ? (double)(free_before - free_after) : 0);
+	add(result, "emu_gat_req", (double)c.gat_req);
+	add(result, "emu_gat_lanes", (double)c.gat_lanes);
 }
 
 #else

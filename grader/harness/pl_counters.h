@@ -24,6 +24,8 @@
  *                      $PMPPLAB_COUNTERS=2, and deterministic only with one emulator
  *                      thread ($PMPPLAB_EMU_THREADS=1)
  *   emu_leaked_bytes   device memory allocated during the call and not freed
+ *   emu_gat_req, emu_gat_lanes        global atomic (and red) warp requests, and the lanes
+ *                                     that did one (also counted as stores above)
  *   emu_counted        1 (the counters are valid)
  *
  * The counts depend only on the program and its inputs, never on timing, so a check on
@@ -47,6 +49,7 @@ struct pl_counters {
 	uint64_t gld_req, gst_req, gld_sectors, gst_sectors, gld_bytes, gst_bytes;
 	uint64_t shd_req, shd_wavefronts, shd_ideal;
 	uint64_t barriers, access_hash; /* issue 14 (mutation testing) */
+	uint64_t gat_req, gat_lanes;
 };
 
 /* The address spaces the interpreter passes to on_access: its enum ptx_space

@@ -531,7 +531,10 @@ void pl_timing_run(struct pl_file *result)
 		add_metric(result, "timing_leaked_bytes_per_call", (double)(free0 - free_now) / (double)s.n);
 	if (use_cupti)
 		cupti_stop();
-	/* A kernel-less entry point under CUPTI would time nothing: use the events. */
+	/* A kernel-less entry point under CUPTI would time nothing: use the events, and say
+	 * that no kernel ran (issue 14: the grader must not judge a speed of nothing). */
+	if (use_cupti && s.kernels == 0)
+		add_metric(result, "timing_no_kernel", 1);
 	if (use_cupti && s.kernels == 0) {
 		memcpy(s.kernel, s.entry, s.n * sizeof(double));
 		use_cupti = 0;

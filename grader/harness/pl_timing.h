@@ -26,6 +26,8 @@
  *   kernel_rel_err  relative standard error of the median at the end
  *   timing_reps     timed calls;   timing_wall_ms  wall time spent timing
  *   kernels_per_call, transfer_ms (median copy time per call), h2d_bytes, d2h_bytes
+ *   timing_no_kernel 1 when CUPTI saw no kernel in the timed calls (the times are then
+ *                   the events' and measure host code only)
  *   streams_per_call  distinct streams the last timed call launched kernels on (CUPTI)
  *   "launched NAME"   launches of kernel NAME (mangled) in the last timed call (CUPTI)
  *   entry_ms_median median wall time of a whole call (events)

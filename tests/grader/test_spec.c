@@ -35,6 +35,8 @@ static void test_valid(void **state)
 	assert_int_equal(count, 7003);
 	assert_non_null(s->outputs[0].tolerance);
 	assert_true(s->outputs[0].tolerance->rel > 0);
+	assert_int_equal(s->outputs[0].provenance, SPEC_PROV_HOST_COMBINES);
+	assert_int_equal(s->inputs[0].provenance, SPEC_PROV_DEVICE);
 	assert_int_equal(s->inputs[0].generate->kind, SPEC_GEN_UNIFORM);
 	assert_int_equal(s->hints_count, 1);
 	char *ref = spec_path(s, s->reference.file);
@@ -60,6 +62,8 @@ static const struct bad_case bad_cases[] = {
 	{ "bad-dataset-missing-param", 28, "gives no value for param 'n'" },
 	{ "bad-dataset-value", 28, "expected 'name = value'" },
 	{ "bad-no-tolerance", 22, "floating-point outputs need a tolerance" },
+	{ "bad-provenance", 26, "Invalid ENUM value: cpu" },
+	{ "bad-input-provenance", 21, "inputs[0]: 'provenance' says who computes an output" },
 	{ "bad-missing-file", 9, "file '../common/nothing.cu' not found" },
 	{ "bad-id-folder", 1, "differs from its folder name 'bad-id-folder'" },
 	{ "bad-duplicate-name", 22, "the name 'x' is already used by inputs[0]" },

@@ -13,7 +13,9 @@
 
 #include "exec.h"         /* emu: struct emu_hooks */
 #include "ptx_internal.h" /* emu: enum ptx_space, the spaces on_access reports */
+#include "cudart_provenance.h" /* emu: enum emu_prov_count */
 #include "harness/pl_counters.h"
+#include "harness/pl_provenance.h"
 #include "perf.h"
 
 /* pl_counters mirrors emu's hook struct and space numbers: they must agree. */
@@ -25,6 +27,13 @@ _Static_assert(offsetof(struct pl_emu_hooks, strict_exits) == offsetof(struct em
 _Static_assert(PL_SP_GENERIC == (int)SP_GENERIC && PL_SP_GLOBAL == (int)SP_GLOBAL &&
 	       PL_SP_SHARED == (int)SP_SHARED && PL_SP_LOCAL == (int)SP_LOCAL &&
 	       PL_SP_CONST == (int)SP_CONST, "spaces");
+/* pl_provenance mirrors the indices of emu_provenance_query's counts (issue 14). */
+_Static_assert(PL_PROV_KERNEL == (int)EMU_PROV_KERNEL && PL_PROV_STAGED == (int)EMU_PROV_STAGED &&
+	       PL_PROV_CHANGED == (int)EMU_PROV_CHANGED &&
+	       PL_PROV_UNWRITTEN == (int)EMU_PROV_UNWRITTEN && PL_PROV_HOST == (int)EMU_PROV_HOST &&
+	       PL_PROV_FIRST_BAD == (int)EMU_PROV_FIRST_BAD &&
+	       PL_PROV_OVERFLOW == (int)EMU_PROV_OVERFLOW && PL_PROV_FILLED == (int)EMU_PROV_FILLED &&
+	       PL_PROV_COUNT == (int)EMU_PROV_COUNT, "provenance counts");
 
 /* One warp instruction: lane l accesses base + l * stride (size bytes) in SPACE. */
 static void warp_access(int space, uint64_t base, uint64_t stride, unsigned size, int write,
@@ -146,12 +155,121 @@ static void test_model_verdicts(void **state)
 	assert_true(v.insn_ok && v.passed);
 }
 
+/* Issue 14: no check passes on nothing. */
+static void test_model_empty(void **state)
+{
+	(void)state;
+	struct perf_model sol = { .warp_insns = 30000, .thread_insns = 30000 * 30.4,
+				  .gld_req = 4376, .gst_req = 2188, .gld_sectors = 17502,
+				  .gst_sectors = 8751, .gld_bytes = 560008, .gst_bytes = 280004 };
+	struct perf_model none = { 0 };
+	struct perf_model_verdict v;
+	/* a host-only program: no kernel ran, whatever the thresholds */
+	struct spec_check c = { .kind = SPEC_CHECK_PERFORMANCE, .min_coalescing = 0.8,
+				.max_traffic_ratio = 1.5 };
+	perf_model_evaluate(&c, &none, &sol, 70001, &v);
+	assert_false(v.ran);
+	assert_false(v.passed);
+	char *text = perf_model_describe(&c, &v, &none, "not-a-multiple");
+	assert_non_null(strstr(text, "NOT MEASURED on the emulator: no kernel ran"));
+	assert_null(strstr(text, "ok"));
+	free(text);
+	struct spec_check plain = { .kind = SPEC_CHECK_PERFORMANCE, .max_ratio = 2 };
+	perf_model_evaluate(&plain, &none, &sol, 70001, &v);
+	assert_false(v.passed || v.ran); /* grade_counted passes unjudged checks only if it ran */
+	/* kernels without a global request: traffic and coalescing cannot be judged */
+	struct perf_model idle = { .warp_insns = 10, .thread_insns = 320 };
+	perf_model_evaluate(&c, &idle, &sol, 70001, &v);
+	assert_true(v.ran);
+	assert_false(v.traffic_measured || v.traffic_ok || v.coalescing_ok || v.passed);
+	text = perf_model_describe(&c, &v, &idle, "not-a-multiple");
+	assert_non_null(strstr(text, "NOT MEASURED: the kernels made no global memory request, so their traffic and coalescing cannot be judged (FAILS)"));
+	free(text);
+	/* no shared memory: bank conflicts are not measured, and not held against it */
+	struct spec_check k = { .kind = SPEC_CHECK_PERFORMANCE, .max_bank_conflicts = 2 };
+	perf_model_evaluate(&k, &sol, &sol, 70001, &v);
+	assert_true(v.passed);
+	text = perf_model_describe(&k, &v, &sol, "square");
+	assert_non_null(strstr(text, "shared memory: NOT MEASURED: no shared-memory request"));
+	free(text);
+}
+
+/* Issue 14: a figure never reads as the wrong side of its threshold. */
+static void test_model_digits(void **state)
+{
+	(void)state;
+	char buf[48];
+	perf_figure(buf, sizeof(buf), 2.004, 2, 2);
+	assert_string_equal(buf, "2.004");
+	perf_figure(buf, sizeof(buf), 1.996, 2, 2);
+	assert_string_equal(buf, "1.996");
+	perf_figure(buf, sizeof(buf), 2.0, 2, 2);
+	assert_string_equal(buf, "2.00");
+	perf_figure(buf, sizeof(buf), 79.96, 0, 80);
+	assert_string_equal(buf, "79.96");
+	perf_figure(buf, sizeof(buf), 1.37, 2, 0);
+	assert_string_equal(buf, "1.37");
+	struct perf_model sol = { .warp_insns = 1000, .thread_insns = 32000, .gld_req = 100,
+				  .gld_sectors = 1000, .gld_bytes = 32000 };
+	struct perf_model stu = sol;
+	stu.gld_sectors = 2004;
+	stu.gld_bytes = 64128;
+	struct spec_check c = { .kind = SPEC_CHECK_PERFORMANCE, .max_traffic_ratio = 2 };
+	struct perf_model_verdict v;
+	perf_model_evaluate(&c, &stu, &sol, 256, &v);
+	assert_false(v.traffic_ok);
+	char *text = perf_model_describe(&c, &v, &stu, "not-a-multiple");
+	assert_non_null(strstr(text, "2.004x the solution's sectors (TOO MANY: at most 2x passes)"));
+	free(text);
+}
+
+/* Issue 14: a check may judge the loads only (a histogram's per-block merge is atomics)
+ * and the global atomics per element (privatisation). */
+static void test_model_loads_atomics(void **state)
+{
+	(void)state;
+	/* a privatised histogram of 100003 bytes: the solution 49 blocks merging 256 bins,
+	 * one with 4x the blocks; the naive one does one global atomic per byte */
+	struct perf_model sol = { .warp_insns = 20000, .thread_insns = 20000 * 30,
+				  .gld_req = 3126, .gld_sectors = 3126, .gld_bytes = 100003,
+				  .gst_req = 392, .gst_sectors = 1568, .gst_bytes = 50176,
+				  .gat_req = 392, .gat_lanes = 12544 };
+	struct perf_model small = sol, naive = sol;
+	small.gst_req = 1568;
+	small.gst_sectors = 6272;
+	small.gat_lanes = 43000;
+	naive.gst_req = naive.gat_req = 3126;
+	naive.gst_sectors = 62500;
+	naive.gat_lanes = 100003;
+	struct spec_check all = { .kind = SPEC_CHECK_PERFORMANCE, .max_traffic_ratio = 2 };
+	struct perf_model_verdict v;
+	perf_model_evaluate(&all, &small, &sol, 100003, &v);
+	assert_false(v.traffic_ok); /* the merge dominates all the traffic */
+	struct spec_check loads = { .kind = SPEC_CHECK_PERFORMANCE, .max_traffic_ratio = 2,
+				    .min_coalescing = 0.8, .traffic = SPEC_TRAFFIC_LOADS,
+				    .max_atomics_per_element = 0.75, .elements = "n" };
+	perf_model_evaluate(&loads, &small, &sol, 100003, &v);
+	assert_true(v.passed);
+	assert_true(fabs(v.traffic_ratio - 1) < 1e-9);
+	perf_model_evaluate(&loads, &naive, &sol, 100003, &v);
+	assert_false(v.atomics_ok);
+	assert_false(v.passed);
+	char *text = perf_model_describe(&loads, &v, &naive, "not-a-multiple");
+	assert_non_null(strstr(text, "global loads: 1.00 sectors"));
+	assert_non_null(strstr(text, "100003 lane operations, 1.00 per element (TOO MANY: at most 0.75 passes)"));
+	assert_non_null(strstr(text, "privatise"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_global),
 		cmocka_unit_test(test_shared),
 		cmocka_unit_test(test_model_verdicts),
+		cmocka_unit_test(test_model_empty),
+		cmocka_unit_test(test_model_digits),
+		cmocka_unit_test(test_model_loads_atomics),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -176,6 +176,38 @@ static void test_events_not_judged(void **state)
 	free(text);
 }
 
+/* Issue 14: a timed entry point in which CUPTI saw no kernel (host code only) has no
+ * kernel time: it fails, whatever its time against the solution's. And a ratio at the
+ * threshold is printed with the digits that show which side it is on. */
+static void test_no_kernel_and_digits(void **state)
+{
+	(void)state;
+	struct devinfo d;
+	dev_h100(&d);
+	struct perf_measure stu = { 0 }, sol = { 0 };
+	struct pl_file f = { 0 };
+	timing(&f, PL_TIMING_EVENTS, 0.01, 0.001);
+	put(&f, "timing_no_kernel", 1);
+	assert_int_equal(perf_measure_add(&stu, &f), 0);
+	pl_release(&f);
+	measure(&sol, PL_TIMING_CUPTI, 0.07, 0.07);
+	struct perf_verdict v;
+	perf_evaluate(&bandwidth_check, 3.0 * 16777216 * 4, &stu, &sol, &d, &v);
+	assert_true(v.no_kernel);
+	assert_false(v.passed);
+	char *text = perf_describe(&bandwidth_check, &stu, &sol, &d, &v);
+	assert_non_null(strstr(text, "NOT MEASURED: CUPTI saw no kernel"));
+	assert_null(strstr(text, "ok"));
+	free(text);
+	struct perf_measure slow = { 0 };
+	measure(&slow, PL_TIMING_CUPTI, 0.07 * 3.004, 0.07 * 3.004);
+	perf_evaluate(&bandwidth_check, 3.0 * 16777216 * 4, &slow, &sol, &d, &v);
+	assert_false(v.ratio_ok);
+	text = perf_describe(&bandwidth_check, &slow, &sol, &d, &v);
+	assert_non_null(strstr(text, "3.004x its time (TOO SLOW: at most 3x passes)"));
+	free(text);
+}
+
 static void test_flops_rate(void **state)
 {
 	(void)state;
@@ -244,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_pass_and_text),
 		cmocka_unit_test(test_too_slow),
 		cmocka_unit_test(test_events_not_judged),
+		cmocka_unit_test(test_no_kernel_and_digits),
 		cmocka_unit_test(test_flops_rate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
