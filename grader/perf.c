@@ -35,6 +35,7 @@ int perf_measure_add(struct perf_measure *m, const struct pl_file *result)
 		m->kernels = m->kernels_counted && m->kernels > k ? m->kernels : k;
 		m->kernels_counted = true;
 	}
+	m->no_kernel |= metric(result, "timing_no_kernel", 0) == 1;
 	if (source == PL_TIMING_NONE || !(ms > 0) || m->n == PERF_MAX_RUNS)
 		return -ENOENT;
 	m->run_ms[m->n++] = ms;
@@ -49,7 +50,6 @@ int perf_measure_add(struct perf_measure *m, const struct pl_file *result)
 	m->transfer_ms = metric(result, "transfer_ms", 0);
 	m->reps += (unsigned)metric(result, "timing_reps", 0);
 	m->leaked_bytes = fmax(m->leaked_bytes, metric(result, "timing_leaked_bytes_per_call", 0));
-	m->no_kernel |= metric(result, "timing_no_kernel", 0) == 1;
 	/* events (2) are worse than CUPTI (1): the time then includes the copies */
 	m->source = source > m->source ? source : m->source;
 	return 0;
