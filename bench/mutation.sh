@@ -36,21 +36,21 @@ fi
 mkdir -p "$out"
 export PMPPLAB_CACHE=${PMPPLAB_CACHE:-$out/cache}
 
-echo "| lab | generated | stillborn | equivalent | killed | survived | kill rate | named check | minutes |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| lab | generated | stillborn | equivalent | judged | killed | survived | kill rate | named check | minutes |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 status=0
 for lab in "$@"; do
 	report=$out/$lab.txt
 	rc=0
 	"$pmpplab" lab mutate "$root/labs/$lab" -j "$jobs" --limit "$limit" --seed 14 \
 		--min-kill-rate 95 >"$report" 2>&1 || rc=$?
-	[ $rc -le 1 ] || { echo "| $lab | could not be mutated: see $report | | | | | | | |"; status=2; continue; }
+	[ $rc -le 1 ] || { echo "| $lab | could not be mutated: see $report | | | | | | | | |"; status=2; continue; }
 	[ $rc -eq 0 ] || status=1
-	# mutate: LAB generated G stillborn S equivalent E killed K survived V kill-rate R% (T s)
+	# mutate: LAB generated G stillborn S equivalent E judged J killed K survived V kill-rate R% (T s)
 	summary=$(grep '^mutate: ' "$report" | tail -1)
 	named=$(sed -n 's/^  named check: \([0-9]*\) of \([0-9]*\) .*/\1\/\2/p' "$report" | tail -1)
 	echo "$summary" | awk -v named="$named" '{
-		gsub(/[()]/, "", $15);
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %.0f |\n", $2, $4, $6, $8, $10, $12, $14, named, $15 / 60 }'
+		gsub(/[()]/, "", $17);
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f |\n", $2, $4, $6, $8, $10, $12, $14, $16, named, $17 / 60 }'
 done
 exit $status

@@ -20,6 +20,7 @@
 #include "fsutil.h"
 #include "grade.h"
 #include "mutate_internal.h"
+#include "paths.h"
 #include "spec.h"
 
 static const char *const kill_names[MK_COUNT] = { "correctness", "memcheck", "barriers",
@@ -139,6 +140,11 @@ static void read_result(struct mutate_run *m, size_t k, int status)
 	struct mutate_result *r = &m->res[k];
 	if (data && len == sizeof(*r)) {
 		memcpy(r, data, sizeof(*r));
+		const char *why = m->judged[m->pick[k]];
+		if (r->outcome == MO_SURVIVED && why) {
+			r->outcome = MO_JUDGED;
+			snprintf(r->why, sizeof(r->why), "judged equivalent: %s", why);
+		}
 	} else {
 		r->outcome = MO_ERROR;
 		snprintf(r->why, sizeof(r->why), "the worker ended without a result (%s %d)",
@@ -150,7 +156,7 @@ static void read_result(struct mutate_run *m, size_t k, int status)
 
 static const char *outcome_word(enum mutate_outcome o)
 {
-	static const char *const w[] = { "stillborn", "killed", "SURVIVED", "equivalent", "ERROR" };
+	static const char *const w[] = { "stillborn", "killed", "SURVIVED", "equivalent", "judged", "ERROR" };
 	return o <= MO_ERROR ? w[o] : "?";
 }
 
@@ -283,7 +289,31 @@ static int prepare(struct mutate_run *m, const char *dir, const struct mutate_op
 		m->pick[k] = all[k * unique / m->n];
 	free(all);
 	m->res = calloc(m->n + 1, sizeof(*m->res));
-	return m->res ? 0 : -1;
+	return m->res ? mutate_judged_load(m, out) : -1;
+}
+
+/* Writes every picked mutant into DIR as mNNN.cu (made if missing), for instructors to
+ * read or grade one by one. Returns 0 or -1 (printed). */
+static int keep_mutants(const struct mutate_run *m, const char *dir, FILE *out)
+{
+	if (paths_mkdirs(dir) < 0) {
+		fprintf(out, "%s: cannot make the folder: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	for (size_t k = 0; k < m->n; k++) {
+		char path[PATH_MAX];
+		size_t len;
+		snprintf(path, sizeof(path), "%s/m%03zu.cu", dir, m->pick[k]);
+		char *text = mutops_apply(m->src, m->len, &m->muts.m[m->pick[k]], &len);
+		int rc = text ? fs_write_atomic(path, text, len) : -ENOMEM;
+		free(text);
+		if (rc < 0) {
+			fprintf(out, "%s: cannot write: %s\n", path, strerror(-rc));
+			return -1;
+		}
+	}
+	fprintf(out, "  the mutants' sources are in %s\n", dir);
+	return 0;
 }
 
 static void list_mutants(const struct mutate_run *m, FILE *out)
@@ -336,6 +366,8 @@ int mutate_lab(const char *dir, const struct mutate_opts *o, FILE *out)
 		m.duplicates ? "" : "\n");
 	if (m.duplicates)
 		fprintf(out, " (%zu more repeated another's text and were left out)\n", m.duplicates);
+	if (o->keep && keep_mutants(&m, o->keep, out) < 0)
+		goto out;
 	if (o->list) {
 		list_mutants(&m, out);
 		ret = 0;
@@ -358,6 +390,7 @@ out:
 	if (m.work[0])
 		fs_remove_tree(m.work);
 	mutate_equiv_release(&m);
+	mutate_judged_release(&m);
 	mutant_list_release(&m.muts);
 	free(m.pick);
 	free(m.res);

@@ -11,13 +11,17 @@
  *               performance)
  *   equivalent  survivors proven to behave exactly as the solution does: the same
  *               outputs, bit for bit, on every dataset graded on the emulator under two
- *               seeds, and the same memory behaviour (the emulator's counters: requests,
- *               sectors, bytes, bank passes, barrier arrivals, leaked device memory, and
- *               a fingerprint of every global and shared access with the barrier phase
- *               it happened in; grader/harness/pl_counters.h)
+ *               seeds and with each parameter one more and one less, and the same memory
+ *               behaviour (the emulator's counters: requests, sectors, bytes, bank
+ *               passes, leaked device memory, and a fingerprint of every global and
+ *               shared access with the barrier phase it happened in;
+ *               grader/harness/pl_counters.h)
+ *   judged      survivors the lab's author judged equivalent, each with a reason
+ *               (equivalent-mutants.txt beside the solution: a phase that only adds
+ *               zeros changes the memory behaviour, not the result, for every input)
  *   survived    the rest, each shown with a unified diff against the solution
  *
- *   kill rate = killed / (generated - stillborn - equivalent)
+ *   kill rate = killed / (generated - stillborn - equivalent - judged)
  *
  * A mistake that a check names should be caught by that check: a deleted or moved
  * barrier by `barriers`, an access out of bounds by `memcheck`; the report counts the
@@ -34,6 +38,7 @@ struct mutate_opts {
 	unsigned limit;    /* 0: every mutant; else a fixed sample of LIMIT, spread evenly */
 	unsigned ops;      /* a mask of enum mutops_op; 0 = all */
 	bool list;         /* list the mutants, grade none */
+	const char *keep;  /* a folder to write every mutant's source into (mNNN.cu), or NULL */
 	uint64_t seed;     /* the grading seed; 0 = fresh */
 	unsigned timeout;  /* seconds per run of a mutant; 0 = from the solution's grading */
 	double min_rate;   /* percent: the exit status says whether the kill rate reached it */

@@ -16,7 +16,9 @@
 /* The tests that can kill a mutant, by the beginning of their names. */
 enum mutate_kill { MK_CORRECTNESS, MK_MEMCHECK, MK_BARRIERS, MK_PERFORMANCE, MK_OTHER, MK_COUNT };
 
-enum mutate_outcome { MO_STILLBORN, MO_KILLED, MO_SURVIVED, MO_EQUIVALENT, MO_ERROR };
+/* MO_JUDGED: survived, not proven equivalent, but the lab's author judged it so (the
+ * solution's equivalent-mutants.txt, with the reason). */
+enum mutate_outcome { MO_STILLBORN, MO_KILLED, MO_SURVIVED, MO_EQUIVALENT, MO_JUDGED, MO_ERROR };
 
 /* One mutant's fate: written by its worker as raw bytes, read by the parent (the same
  * program, so the layout agrees). */
@@ -52,6 +54,10 @@ struct mutate_run {
 	char work[64];            /* the work folder */
 	struct mutate_eq_run *eq;
 	unsigned n_eq;
+	char *judged_path;        /* the solution's equivalent-mutants.txt, or NULL */
+	char **judged;            /* per mutant (muts): the author's reason, or NULL */
+	char *judged_text;        /* the file (judged points into it) */
+	bool judged_stale;        /* an entry matched no mutant */
 };
 
 /* Mutant ID's source file and result record in the work folder (PATH_MAX each). */
@@ -66,6 +72,13 @@ void mutate_equiv_release(struct mutate_run *m);
 /* Whether the mutant in PATH behaves as the solution does (mutate.h); WHY says what
  * differed, or what was compared. */
 bool mutate_equivalent(const struct mutate_run *m, const char *path, char *why, size_t len);
+
+/* Reads the lab author's judgements, equivalent-mutants.txt beside the solution: a line
+ * per mutant, "OPERATOR | the line as the mutant has it, trimmed | why", '#' comments
+ * (one entry names every mutant of that operator that makes that line). Entries that match no mutant are reported to OUT. Returns 0 (also when
+ * there is no file), or -1 (printed: a line without its four fields). */
+int mutate_judged_load(struct mutate_run *m, FILE *out);
+void mutate_judged_release(struct mutate_run *m);
 
 /* Prints the summary, the tables and the survivors' diffs. Returns mutate_lab's code. */
 int mutate_report(const struct mutate_run *m, const struct mutate_opts *o, double seconds, FILE *out);

@@ -8,7 +8,7 @@
 #include "mutate_internal.h"
 
 struct tally {
-	size_t gen, stillborn, equivalent, killed, survived, errors;
+	size_t gen, stillborn, equivalent, judged, killed, survived, errors;
 };
 
 static void count(struct tally *t, const struct mutate_result *r)
@@ -16,23 +16,27 @@ static void count(struct tally *t, const struct mutate_result *r)
 	t->gen++;
 	t->stillborn += r->outcome == MO_STILLBORN;
 	t->equivalent += r->outcome == MO_EQUIVALENT;
+	t->judged += r->outcome == MO_JUDGED;
 	t->killed += r->outcome == MO_KILLED;
 	t->survived += r->outcome == MO_SURVIVED;
 	t->errors += r->outcome == MO_ERROR;
 }
 
-/* killed / (generated - stillborn - equivalent), in percent; -1 when nothing counts. */
+/* killed / (generated - stillborn - equivalent), in percent, the judged counted as
+ * equivalent; -1 when nothing counts. */
 static double rate(const struct tally *t)
 {
-	size_t den = t->gen - t->stillborn - t->equivalent;
+	size_t den = t->gen - t->stillborn - t->equivalent - t->judged;
 	return den ? 100.0 * (double)t->killed / (double)den : -1;
 }
 
 static void row(FILE *out, const char *name, const struct tally *t)
 {
 	double r = rate(t);
-	fprintf(out, "  %-12s %9zu %9zu %10zu %7zu %8zu", name, t->gen, t->stillborn, t->equivalent,
-		t->killed, t->survived);
+	char eq[32];
+	snprintf(eq, sizeof(eq), t->judged ? "%zu+%zu" : "%zu", t->equivalent, t->judged);
+	fprintf(out, "  %-12s %9zu %9zu %10s %7zu %8zu", name, t->gen, t->stillborn, eq, t->killed,
+		t->survived);
 	if (r < 0)
 		fprintf(out, "        -\n");
 	else
@@ -205,13 +209,21 @@ int mutate_report(const struct mutate_run *m, const struct mutate_opts *o, doubl
 		fprintf(out, "\nequivalent (proven: %s):\n", "same outputs bit for bit and same memory behaviour");
 		list_outcome(m, MO_EQUIVALENT, true, out);
 	}
+	if (t.judged) {
+		fprintf(out, "\nequivalent as judged by the lab's author (%s; counted as equivalent):\n", m->judged_path);
+		list_outcome(m, MO_JUDGED, true, out);
+	}
+	for (size_t k = 0; k < m->n; k++) /* a judgement the tests refute */
+		if (m->judged[m->pick[k]] && m->res[k].outcome == MO_KILLED)
+			fprintf(out, "\n%s: m%03zu is judged equivalent, but a test killed it (%s): remove the judgement\n",
+				m->judged_path, m->pick[k], m->res[k].why);
 	if (t.errors) {
 		fprintf(out, "\nnot graded (counted as survivors):\n");
 		list_outcome(m, MO_ERROR, false, out);
 	}
 	double r = rate(&t);
-	fprintf(out, "\nmutate: %s generated %zu stillborn %zu equivalent %zu killed %zu survived %zu kill-rate %.1f%% (%.0f s)\n",
-		m->spec->id, t.gen, t.stillborn, t.equivalent, t.killed, t.survived + t.errors,
+	fprintf(out, "\nmutate: %s generated %zu stillborn %zu equivalent %zu judged %zu killed %zu survived %zu kill-rate %.1f%% (%.0f s)\n",
+		m->spec->id, t.gen, t.stillborn, t.equivalent, t.judged, t.killed, t.survived + t.errors,
 		r < 0 ? 100.0 : r, seconds);
 	if (r >= 0 && r < o->min_rate)
 		fprintf(out, "lab mutate: the kill rate is below %.0f%%: the survivors above are mistakes the lab's datasets and checks miss\n",

@@ -16,7 +16,7 @@
 
 static const char mutate_usage[] =
 	"usage: pmpplab lab mutate LAB [-j N] [--limit K] [--operators LIST] [--seed N]\n"
-	"                              [--timeout S] [--min-kill-rate P] [--dry-run]\n"
+	"                              [--timeout S] [--min-kill-rate P] [--keep DIR] [--dry-run]\n"
 	"  LAB              a lab folder, or a lab's id in the collection (05, 05-tiled-matmul)\n"
 	"  -j, --jobs N     grade N mutants at a time (default: the number of CPUs)\n"
 	"  --limit K        grade a fixed sample of K mutants, spread over every operator\n"
@@ -25,6 +25,8 @@ static const char mutate_usage[] =
 	"  --timeout S      seconds per run of a mutant (default: from the solution's grading)\n"
 	"  --min-kill-rate P  exit 1 when fewer than P%% of the non-equivalent mutants are\n"
 	"                   killed (default 95)\n"
+	"  --keep DIR       also write each mutant's source into DIR (mNNN.cu), to read or\n"
+	"                   grade one with --grade LAB --submission DIR/mNNN.cu\n"
 	"  --dry-run        list the mutants, grade none\n";
 
 static int mutate_usage_error(const char *what, const char *arg)
@@ -98,6 +100,7 @@ int cli_mutate(int argc, char **argv, int at)
 		bool valued = strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0 || strcmp(a, "--limit") == 0 ||
 			      strcmp(a, "--operators") == 0 || strcmp(a, "--seed") == 0 ||
 			      strcmp(a, "--timeout") == 0 || strcmp(a, "--min-kill-rate") == 0 ||
+			      strcmp(a, "--keep") == 0 ||
 			      strcmp(a, "--labs") == 0 || strcmp(a, "--backend") == 0;
 		if (valued && !v)
 			return mutate_usage_error("this option needs a value:", a);
@@ -115,6 +118,8 @@ int cli_mutate(int argc, char **argv, int at)
 				return mutate_usage_error("mutants are graded on the emulator: --backend takes emu, not", v);
 		} else if (strcmp(a, "--labs") == 0) {
 			labs_dir = v;
+		} else if (strcmp(a, "--keep") == 0) {
+			o.keep = v;
 		} else if (strcmp(a, "--seed") == 0) {
 			o.seed = strtoull(v, NULL, 0);
 		} else if (valued) {
