@@ -31,6 +31,20 @@ grep -A1 "^  m[0-9]* const .*\`255\` -> \`256\`" "$tmp/const.txt" | grep -q "sam
   fail "const: (n + 256) / 256 not proven equivalent"
 grep -q "^    +    vecAddKernel<<<(n + 256) / 256, 256>>>" "$tmp/const.txt" || fail "const: no diff"
 
+# an author's judgement that a test refutes, and one that names no mutant, are reported
+mkdir -p "$tmp/labs" "$tmp/kernels"
+cp -r "$root/labs/01-vecadd" "$tmp/labs/" && cp -r "$root/kernels/01-vecadd" "$root/kernels/vendor" "$tmp/kernels/"
+cat >"$tmp/kernels/01-vecadd/equivalent-mutants.txt" <<'TXT'
+# a comment
+memcpy | CHECK(cudaSuccess); | wrongly judged: dropping the copy of A loses A
+guard | if (i < n + 7) { | names no mutant
+TXT
+"$pmpplab" lab mutate "$tmp/labs/01-vecadd" -j 2 --seed 14 --operators memcpy >"$tmp/judged.txt" 2>&1
+rc=$?; cat "$tmp/judged.txt"
+[ $rc -eq 0 ] || fail "judged: status $rc"
+grep -q "equivalent-mutants.txt:3: matches no mutant" "$tmp/judged.txt" || fail "judged: stale entry not reported"
+grep -q "is judged equivalent, but a test killed it" "$tmp/judged.txt" || fail "judged: refuted judgement not reported"
+
 "$pmpplab" lab mutate 01 --operators bogus >"$tmp/bad.txt" 2>&1
 [ $? -eq 2 ] || fail "unknown operator: status not 2"
 grep -q "unknown operator 'bogus'" "$tmp/bad.txt" || fail "unknown operator: no message"
