@@ -248,6 +248,11 @@ void perf_model_evaluate(const struct spec_check *c, const struct perf_model *st
 	v->bank_conflicts = v->bank_measured ? stu->shd_wavefronts / stu->shd_ideal : 1;
 	v->lane_efficiency = v->ran ? stu->thread_insns / (32 * stu->warp_insns) : 0;
 	v->insn_ratio = sol->warp_insns > 0 ? stu->warp_insns / sol->warp_insns : 1;
+	/* Stores, unlike instructions or loads, do not depend on how a correct kernel is
+	 * organised (block shape, coarsening, grid-stride loops): each output is written
+	 * once. Twice the solution's stores is the same work done twice. */
+	v->store_ratio = sol->gst_bytes > 0 ? stu->gst_bytes / sol->gst_bytes : stu->gst_bytes > 0 ? INFINITY : 1;
+	v->store_ok = c->max_store_ratio <= 0 || v->store_ratio <= c->max_store_ratio;
 	v->traffic_ok = c->max_traffic_ratio <= 0 ||
 			(v->traffic_measured && v->traffic_ratio <= c->max_traffic_ratio);
 	v->coalescing_ok = c->min_coalescing <= 0 ||
@@ -259,9 +264,9 @@ void perf_model_evaluate(const struct spec_check *c, const struct perf_model *st
 			v->atomics_per_element <= c->max_atomics_per_element;
 	v->judged = c->max_traffic_ratio > 0 || c->min_coalescing > 0 || c->max_bank_conflicts > 0 ||
 		    c->min_lane_efficiency > 0 || c->max_insn_ratio > 0 ||
-		    c->max_atomics_per_element > 0;
+		    c->max_atomics_per_element > 0 || c->max_store_ratio > 0;
 	v->passed = v->ran && v->traffic_ok && v->coalescing_ok && v->bank_ok && v->lane_ok &&
-		    v->insn_ok && v->atomics_ok;
+		    v->insn_ok && v->atomics_ok && v->store_ok;
 }
 
 void perf_figure(char *buf, size_t len, double value, unsigned digits, double limit)
@@ -326,6 +331,12 @@ char *perf_model_describe(const struct spec_check *c, const struct perf_model_ve
 		       v->atomics_ok, "TOO MANY", "at most");
 		fputc('\n', f);
 	}
+	if (c->max_store_ratio > 0) {
+		fprintf(f, "  stores: %.0f bytes written to global memory, ", stu->gst_bytes);
+		judged(f, v->store_ratio, 1, 2, "x", " the solution's", c->max_store_ratio,
+		       v->store_ok, "TOO MANY", "at most");
+		fputc('\n', f);
+	}
 	if (v->bank_measured) {
 		fprintf(f, "  shared memory: %.0f requests needing ", stu->shd_req);
 		judged(f, v->bank_conflicts, 1, 2, "x", " the passes they would without bank conflicts",
@@ -346,6 +357,8 @@ char *perf_model_describe(const struct spec_check *c, const struct perf_model_ve
 			fprintf(f, "Consecutive threads of a warp should touch consecutive addresses, so one 32-byte sector serves 8 floats; and data reused by a block belongs in shared memory.\n");
 		if (!v->atomics_ok)
 			fprintf(f, "Every global atomic is a trip to one contended address: privatise (count into shared memory) and merge each block's counts once, with several elements per thread.\n");
+		if (!v->store_ok)
+			fprintf(f, "The kernels write global memory more often than the solution: each output element needs one store. Check that the grid and the block cover the output once (a dimension of 2 where 1 was meant computes everything twice) and that no thread repeats another's work.\n");
 		if (!v->bank_ok)
 			fprintf(f, "Threads of a warp that hit different words of one shared-memory bank are served one after another: pad the array (e.g. [TILE][TILE + 1]) or change the access order.\n");
 		if (!v->lane_ok)

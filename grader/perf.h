@@ -109,8 +109,9 @@ struct perf_model_verdict {
 	double bank_conflicts;     /* shared passes / conflict-free passes (1 = none) */
 	double lane_efficiency;    /* active lanes per warp instruction / 32 */
 	double insn_ratio;         /* warp instructions / the solution's */
+	double store_ratio;        /* global bytes stored / the solution's */
 	double atomics_per_element; /* global atomic lane operations per element */
-	bool traffic_ok, coalescing_ok, bank_ok, lane_ok, insn_ok, atomics_ok;
+	bool traffic_ok, coalescing_ok, bank_ok, lane_ok, insn_ok, atomics_ok, store_ok;
 	/* issue 14: what was there to measure; a threshold on an empty figure fails */
 	bool ran;              /* the student's kernels executed at least one instruction */
 	bool traffic_measured; /* they made a global request of the kind the check counts */

@@ -421,13 +421,15 @@ static void check_perf(struct checker *c, unsigned i)
 		if (k->bytes || k->flops || k->max_ratio || k->min_peak || k->metric ||
 		    (k->emu_dataset && k->kind != SPEC_CHECK_OPTIMISATIONS) ||
 		    k->max_traffic_ratio || k->min_coalescing || k->max_bank_conflicts ||
-		    k->min_lane_efficiency || k->max_insn_ratio || k->vendor || k->traffic ||
+		    k->min_lane_efficiency || k->max_insn_ratio || k->max_store_ratio || k->vendor || k->traffic ||
 		    k->elements || k->max_atomics_per_element)
 			check_error(c, line, "checks[%u]: metric, bytes, flops, max_ratio, min_peak, vendor and the emulator's thresholds belong to kind: performance", i);
 		return;
 	}
 	if (k->max_insn_ratio < 0)
 		check_error(c, line, "checks[%u]: max_insn_ratio must be > 0 (warp instructions against the solution's)", i);
+	if (k->max_store_ratio < 0)
+		check_error(c, line, "checks[%u]: max_store_ratio must be > 0 (global bytes stored against the solution's)", i);
 	if (k->max_atomics_per_element < 0)
 		check_error(c, line, "checks[%u]: max_atomics_per_element must be > 0 (global atomics per element)", i);
 	if (k->max_traffic_ratio < 0 || k->max_bank_conflicts < 0 ||

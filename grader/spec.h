@@ -144,6 +144,7 @@ struct spec_check {
 	double max_bank_conflicts;  /* shared-memory passes / conflict-free passes (>= 1) */
 	double min_lane_efficiency; /* active lanes per warp instruction / 32 */
 	double max_insn_ratio;      /* warp instructions executed / the solution's */
+	double max_store_ratio;     /* global bytes stored (atomics too) / the solution's */
 	/* issue 14: what the traffic figures count, and per-element figures */
 	enum spec_perf_traffic traffic; /* all requests (default) or the loads only */
 	char *elements;                 /* expression: the elements the kernels process; NULL =

@@ -141,6 +141,7 @@ static const cyaml_schema_field_t check_fields[] = {
 	CYAML_FIELD_FLOAT("max_bank_conflicts", OPT, struct spec_check, max_bank_conflicts),
 	CYAML_FIELD_FLOAT("min_lane_efficiency", OPT, struct spec_check, min_lane_efficiency),
 	CYAML_FIELD_FLOAT("max_insn_ratio", OPT, struct spec_check, max_insn_ratio),
+	CYAML_FIELD_FLOAT("max_store_ratio", OPT, struct spec_check, max_store_ratio),
 	/* issue 14 */
 	CYAML_FIELD_ENUM("traffic", OPT | CYAML_FLAG_STRICT, struct spec_check, traffic,
 			 perf_traffic_names, CYAML_ARRAY_LEN(perf_traffic_names)),

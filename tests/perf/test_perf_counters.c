@@ -153,6 +153,22 @@ static void test_model_verdicts(void **state)
 	free(text);
 	perf_model_evaluate(&ins, &sol, &sol, 70001, &v);
 	assert_true(v.insn_ok && v.passed);
+	/* stores: the same output written twice against at most 1.5x; a design with 3x the
+	 * instructions but one store per output passes */
+	struct perf_model twice = sol, other = sol;
+	twice.gst_bytes = 2 * sol.gst_bytes;
+	other.warp_insns *= 3;
+	struct spec_check st = { .kind = SPEC_CHECK_PERFORMANCE, .max_store_ratio = 1.5 };
+	assert_true(sol.gst_bytes > 0);
+	perf_model_evaluate(&st, &twice, &sol, 70001, &v);
+	assert_true(v.judged);
+	assert_false(v.store_ok || v.passed);
+	text = perf_model_describe(&st, &v, &twice, "square");
+	assert_non_null(strstr(text, "2.00x the solution's (TOO MANY: at most 1.5x passes)"));
+	assert_non_null(strstr(text, "each output element needs one store"));
+	free(text);
+	perf_model_evaluate(&st, &other, &sol, 70001, &v);
+	assert_true(v.store_ok && v.passed);
 }
 
 /* Issue 14: no check passes on nothing. */
