@@ -120,4 +120,118 @@ typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, vo
 #define cudaMemAttachHost 0x02
 #define cudaEventDisableTiming 0x02
 
+/* ---- arrays, textures and surfaces (driver_types.h, texture_types.h, surface_types.h;
+ * cudart_array.c, cudart_texture.c) ---- */
+
+enum cudaChannelFormatKind {
+	cudaChannelFormatKindSigned = 0,
+	cudaChannelFormatKindUnsigned = 1,
+	cudaChannelFormatKindFloat = 2,
+	cudaChannelFormatKindNone = 3,
+	cudaChannelFormatKindNV12 = 4,
+	cudaChannelFormatKindUnsignedNormalized8X1 = 5,
+	cudaChannelFormatKindUnsignedNormalized16X4 = 10,
+	cudaChannelFormatKindSignedNormalized8X1 = 11,
+	cudaChannelFormatKindSignedNormalized16X4 = 16,
+};
+
+struct cudaChannelFormatDesc {
+	int x, y, z, w;
+	enum cudaChannelFormatKind f;
+};
+
+typedef struct cudaArray *cudaArray_t;
+typedef const struct cudaArray *cudaArray_const_t;
+typedef struct cudaMipmappedArray *cudaMipmappedArray_t;
+typedef const struct cudaMipmappedArray *cudaMipmappedArray_const_t;
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+
+struct cudaExtent {
+	size_t width, height, depth;
+};
+struct cudaPos {
+	size_t x, y, z;
+};
+struct cudaPitchedPtr {
+	void *ptr;
+	size_t pitch, xsize, ysize;
+};
+struct cudaMemcpy3DParms {
+	cudaArray_t srcArray;
+	struct cudaPos srcPos;
+	struct cudaPitchedPtr srcPtr;
+	cudaArray_t dstArray;
+	struct cudaPos dstPos;
+	struct cudaPitchedPtr dstPtr;
+	struct cudaExtent extent;
+	enum cudaMemcpyKind kind;
+};
+
+enum cudaResourceType {
+	cudaResourceTypeArray = 0,
+	cudaResourceTypeMipmappedArray = 1,
+	cudaResourceTypeLinear = 2,
+	cudaResourceTypePitch2D = 3,
+};
+struct cudaResourceDesc {
+	enum cudaResourceType resType;
+	union {
+		struct {
+			cudaArray_t array;
+		} array;
+		struct {
+			cudaMipmappedArray_t mipmap;
+		} mipmap;
+		struct {
+			void *devPtr;
+			struct cudaChannelFormatDesc desc;
+			size_t sizeInBytes;
+		} linear;
+		struct {
+			void *devPtr;
+			struct cudaChannelFormatDesc desc;
+			size_t width, height, pitchInBytes;
+		} pitch2D;
+		struct {
+			int reserved[32];
+		} reserved;
+	} res;
+	unsigned int flags;
+};
+struct cudaResourceViewDesc {
+	int format; /* enum cudaResourceViewFormat */
+	size_t width, height, depth;
+	unsigned int firstMipmapLevel, lastMipmapLevel, firstLayer, lastLayer;
+	unsigned int reserved[16];
+};
+
+enum cudaTextureAddressMode {
+	cudaAddressModeWrap = 0,
+	cudaAddressModeClamp = 1,
+	cudaAddressModeMirror = 2,
+	cudaAddressModeBorder = 3,
+};
+enum cudaTextureFilterMode { cudaFilterModePoint = 0, cudaFilterModeLinear = 1 };
+enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
+struct cudaTextureDesc {
+	enum cudaTextureAddressMode addressMode[3];
+	enum cudaTextureFilterMode filterMode;
+	enum cudaTextureReadMode readMode;
+	int sRGB;
+	float borderColor[4];
+	int normalizedCoords;
+	unsigned int maxAnisotropy;
+	enum cudaTextureFilterMode mipmapFilterMode;
+	float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+	int disableTrilinearOptimization;
+	int seamlessCubemap;
+};
+
+#define cudaArrayDefault 0x00
+#define cudaArrayLayered 0x01
+#define cudaArraySurfaceLoadStore 0x02
+#define cudaArrayCubemap 0x04
+#define cudaArrayTextureGather 0x08
+
 #endif

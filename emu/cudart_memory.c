@@ -709,6 +709,19 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
 	return cudaSuccess;
 }
 
+/* The linear end of a copy whose other end is a CUDA array (cudart_array.c). */
+cudaError_t rt_memory_resolve(const char *call, const char *arg, const void *p, size_t n,
+			      enum cudaMemcpyKind kind, int is_src, void **out)
+{
+	if ((unsigned)kind > cudaMemcpyDefault) {
+		rt_report_api(call, "%d is not a cudaMemcpyKind", (int)kind);
+		return rt_misuse_codes[RT_MISUSE_COPY_KIND];
+	}
+	enum rt_side dside, sside;
+	rt_copy_sides(kind, p, p, &dside, &sside);
+	return rt_resolve(call, arg, p, n, is_src ? sside : dside, rt_kind_name(kind), out);
+}
+
 /* Programs built with --default-stream per-thread call these names. */
 cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 	__attribute__((alias("cudaMemcpy")));

@@ -39,6 +39,12 @@ size_t rt_memory_in_use(void);
 /* The emulated device's global memory size (cudaDeviceProp.totalGlobalMem). */
 size_t rt_memory_total(void);
 
+/* For the copies to and from CUDA arrays (cudart_array.c): checks and resolves the
+ * linear end [p, p+n) of a copy to a host-addressable pointer, on the side kind gives
+ * the copy's source (is_src) or destination; reports misuse naming arg. */
+cudaError_t rt_memory_resolve(const char *call, const char *arg, const void *p, size_t n,
+			      enum cudaMemcpyKind kind, int is_src, void **out);
+
 /* cudaDeviceReset: frees every allocation the program made. */
 void rt_memory_reset(void);
 

@@ -431,6 +431,12 @@ void family_exec(const struct ptx_insn *in, uint64_t *R, uint32_t m);
 int mma_exec(struct block *b, struct warp *w, const struct ptx_insn *in, uint64_t *R,
 	     uint32_t m);
 
+/* ---- textures and surfaces (exec_tex.c) ----------------------------------------- */
+
+/* tex, tld4, txq, suld, sust, suq. Returns 0 or a fault's code. */
+int tex_exec(struct block *b, struct warp *w, const struct ptx_insn *in, uint64_t *R,
+	     uint32_t m);
+
 /* ---- the interpreter loop (exec_loop.c) ----------------------------------------- */
 
 /* Destination and source k of instruction in, in the register file R (32 lanes each). */

@@ -13,8 +13,9 @@
  * (one host memory, blocks run one warp at a time), cache and eviction hints, .aligned,
  * .uni, and .ftz of f32 (subnormals are kept: results differ from a GPU's only for them);
  * .noftz of half atomics is what they do anyway. The matrix instructions (wmma, mma,
- * ldmatrix, stmatrix, movmatrix) and the video ones (vadd2...) are decoded apart
- * (ptx_mma.c, ptx_insn.c) into OP_MMA and OP_VIDEO.
+ * ldmatrix, stmatrix, movmatrix), the video ones (vadd2...) and the texture and surface
+ * ones are decoded apart (ptx_mma.c, ptx_insn.c, ptx_tex.c) into OP_MMA, OP_VIDEO and
+ * OP_TEX.
  */
 #ifndef PMPPLAB_EMU_OPCODES_H
 #define PMPPLAB_EMU_OPCODES_H
@@ -125,6 +126,7 @@
 	X(HALF, "", "")                             /* f16/bf16 arithmetic (exec_half.c; target: the op) */\
 	X(SIMD, "", "")                             /* 16x2 integers, .relu min/max (exec_simd.c) */      \
 	X(VIDEO, "", "")                            /* vadd2, vabsdiff4... (exec_simd.c; mod: which) */   \
+	X(TEX, "", "")                              /* tex, tld4, txq, suld, sust, suq (exec_tex.c, ptx_tex.c) */\
 	X(UNSUPPORTED, "", "")                      /* anything not emulated: faults with a message */
 
 enum ptx_opcode {

@@ -307,6 +307,7 @@ void ptx_module_free(struct ptx_module *m)
 	free(m->messages);
 	free(m->callargs);
 	free(m->mmas);
+	free(m->texs);
 	free(m->path);
 	free(m);
 }

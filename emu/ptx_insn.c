@@ -52,9 +52,8 @@ static const char *unsupported_feature(const char *mn, size_t len)
 	if (MN("wgmma") || MN("tcgen05"))
 		return "asynchronous warpgroup tensor-core instructions (wgmma, tcgen05) are not "
 		       "emulated";
-	if (MN("tex") || MN("tld4") || MN("txq") || MN("suld") || MN("sust") || MN("sured") ||
-	    MN("suq") || MN("istypep"))
-		return "textures and surfaces are not emulated";
+	if (MN("sured") || MN("istypep"))
+		return "surface reductions (sured) and istypep are not emulated";
 	if (MN("mbarrier") || MN("cp") || MN("cp.async"))
 		return "asynchronous copies and mbarrier (cp.async, TMA) are not emulated";
 	if (MN("tensormap"))
@@ -351,6 +350,8 @@ int decode_insn(struct ctx *c, size_t end)
 	split_mods(ot, &mlen, &md);
 	if (ptx_mma_mnemonic(ot->p, mlen))
 		return decode_mma(c, end);
+	if (ptx_tex_mnemonic(ot->p, mlen))
+		return decode_tex(c, end);
 	int vop = video_op(ot->p, mlen);
 	if (vop >= 0) {
 		p->i++;

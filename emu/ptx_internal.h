@@ -132,6 +132,27 @@ struct ptx_mma {
 	uint32_t a[8], b[8], c[8], d[8]; /* register slots (load/store/ldmatrix: d) */
 };
 
+/* Textures and surfaces (tex, tld4, txq, suld, sust, suq: exec_tex.c): one description
+ * per instruction in module->texs (insn.target indexes it). The handle is s[0];
+ * destinations are d[0..nd); s[1..] repeat the coordinates for the static analyses. */
+enum ptx_tex_kind { TX_TEX, TX_TLD4, TX_TXQ, TX_SULD, TX_SUST, TX_SUQ };
+struct ptx_tex {
+	uint8_t kind;       /* enum ptx_tex_kind */
+	uint8_t geom;       /* enum tex_geom (texture.h) */
+	uint8_t float_out;  /* tex/tld4: .f32 results (else .s32/.u32) */
+	uint8_t int_coords; /* tex: .s32 coordinates */
+	uint8_t lod_mode;   /* tex: 0, 1 .level, 2 .grad */
+	int8_t gather;      /* tld4: the component (0..3: r g b a) */
+	uint8_t size;       /* suld/sust: bytes of one element (.b8 ... .b64) */
+	uint8_t vec;        /* suld/sust: elements (1, 2, 4) */
+	uint8_t mode;       /* suld/sust: enum surf_mode; txq/suq: enum tex_query */
+	uint8_t ncoord;     /* spatial coordinates in c */
+	uint8_t has_layer;
+	uint32_t c[3], layer, lod; /* slots: coordinates, layer, .level's lod (txq.level) */
+	uint32_t dx[3], dy[3];     /* .grad's gradients */
+	uint32_t v[4];             /* sust: the values */
+};
+
 struct ptx_param {
 	char *name;
 	size_t size, align, offset;
@@ -171,6 +192,7 @@ struct ptx_module {
 	char **messages; unsigned nmessages; /* unsupported-feature messages */
 	uint32_t *callargs; unsigned ncallargs; /* call: argument .param offsets */
 	struct ptx_mma *mmas; unsigned nmmas;   /* the matrix instructions' descriptions */
+	struct ptx_tex *texs; unsigned ntexs;   /* the texture and surface instructions' */
 	size_t shared_total;   /* all static .shared variables of the module */
 	size_t module_shared;  /* static .shared declared at module scope */
 	size_t extern_shared_align;

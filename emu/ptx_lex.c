@@ -305,3 +305,31 @@ uint64_t literal_bits(uint64_t v, int is_float, int neg, unsigned ty)
 	}
 	return v;
 }
+
+/* ---- the words of a mnemonic ------------------------------------------------------- */
+
+void mw_split(const struct tok *t, struct mwords *mw)
+{
+	mw->n = 0;
+	const char *s = t->p, *e = t->p + t->len;
+	while (s < e && mw->n < 24) {
+		const char *d = memchr(s, '.', (size_t)(e - s));
+		size_t l = d ? (size_t)(d - s) : (size_t)(e - s);
+		mw->w[mw->n] = s;
+		mw->wl[mw->n++] = l;
+		s += l + 1;
+	}
+}
+
+int mw_is(const struct mwords *mw, int i, const char *s)
+{
+	return strlen(s) == mw->wl[i] && !memcmp(mw->w[i], s, mw->wl[i]);
+}
+
+int mw_has(const struct mwords *mw, const char *s)
+{
+	for (int i = 1; i < mw->n; i++)
+		if (mw_is(mw, i, s))
+			return 1;
+	return 0;
+}

@@ -13,39 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The words of a mnemonic ("wmma.load.a.sync.aligned.row.m16n16k16.global.f16"). */
-struct mwords {
-	const char *w[24];
-	size_t wl[24];
-	int n;
-};
-
-static void split_words(const struct tok *t, struct mwords *mw)
-{
-	mw->n = 0;
-	const char *s = t->p, *e = t->p + t->len;
-	while (s < e && mw->n < 24) {
-		const char *d = memchr(s, '.', (size_t)(e - s));
-		size_t l = d ? (size_t)(d - s) : (size_t)(e - s);
-		mw->w[mw->n] = s;
-		mw->wl[mw->n++] = l;
-		s += l + 1;
-	}
-}
-
-static int word_is(const struct mwords *mw, int i, const char *s)
-{
-	return strlen(s) == mw->wl[i] && !memcmp(mw->w[i], s, mw->wl[i]);
-}
-
-static int has_word(const struct mwords *mw, const char *s)
-{
-	for (int i = 1; i < mw->n; i++)
-		if (word_is(mw, i, s))
-			return 1;
-	return 0;
-}
-
 /* An element type word, or -1 (-2: a type the emulator refuses: sub-byte, fp8). */
 static int mtype_of(const char *w, size_t l)
 {
@@ -160,9 +127,9 @@ static int new_mma(struct ctx *c, struct ptx_mma **out)
 static void space_of(struct ptx_insn *in, const struct mwords *mw)
 {
 	in->space = SP_GENERIC;
-	if (has_word(mw, "global"))
+	if (mw_has(mw, "global"))
 		in->space = SP_GLOBAL;
-	else if (has_word(mw, "shared") || has_word(mw, "shared::cta"))
+	else if (mw_has(mw, "shared") || mw_has(mw, "shared::cta"))
 		in->space = SP_SHARED;
 }
 
@@ -171,12 +138,12 @@ static int decode_wmma_ldst(struct ctx *c, const struct tok *ot, const struct mw
 			    struct opnd *ops, int nops, struct ptx_mma *mm, int types[], int nt)
 {
 	int store = mm->kind == MMA_STORE;
-	mm->frag = has_word(mw, "a") ? MF_A : has_word(mw, "b") ? MF_B
-		   : has_word(mw, "c") ? MF_C : MF_D;
+	mm->frag = mw_has(mw, "a") ? MF_A : mw_has(mw, "b") ? MF_B
+		   : mw_has(mw, "c") ? MF_C : MF_D;
 	if (nt != 1 || nops != 3 || (store && mm->frag != MF_D) || (!store && mm->frag == MF_D))
 		return perr(c->p, c->line, "%.*s: malformed", (int)ot->len, ot->p);
 	mm->atype = (uint8_t)types[0];
-	mm->arow = has_word(mw, "row");
+	mm->arow = mw_has(mw, "row");
 	if (!wmma_shape_ok(mm, mm->atype) ||
 	    ((mm->frag == MF_C || mm->frag == MF_D) &&
 	     !(mm->atype == MT_F16 || mm->atype == MT_F32 || mm->atype == MT_S32 ||
@@ -222,14 +189,14 @@ static int decode_product(struct ctx *c, const struct tok *ot, const struct mwor
 	/* the two layout words, A's first */
 	int nl = 0;
 	for (int i = 1; i < mw->n; i++)
-		if (word_is(mw, i, "row") || word_is(mw, i, "col")) {
+		if (mw_is(mw, i, "row") || mw_is(mw, i, "col")) {
 			if (nl == 0)
-				mm->arow = word_is(mw, i, "row");
+				mm->arow = mw_is(mw, i, "row");
 			else
-				mm->brow = word_is(mw, i, "row");
+				mm->brow = mw_is(mw, i, "row");
 			nl++;
 		}
-	mm->satfinite = (uint8_t)has_word(mw, "satfinite");
+	mm->satfinite = (uint8_t)mw_has(mw, "satfinite");
 	unsigned a = mm->atype, d = mm->dtype, cc = mm->ctype;
 	int fp16 = a == MT_F16 || a == MT_BF16;
 	int ok = mm->btype == a || ((a == MT_S8 || a == MT_U8) &&
@@ -280,9 +247,9 @@ static int decode_product(struct ctx *c, const struct tok *ot, const struct mwor
 static int decode_ldst_matrix(struct ctx *c, const struct tok *ot, const struct mwords *mw,
 			      struct opnd *ops, int nops, struct ptx_mma *mm, const int types[], int nt)
 {
-	if (nt != 1 || types[0] != MT_B16 || !has_word(mw, "m8n8"))
+	if (nt != 1 || types[0] != MT_B16 || !mw_has(mw, "m8n8"))
 		return refusef(c, ot, "only the m8n8 .b16 forms are emulated");
-	mm->trans = (uint8_t)has_word(mw, "trans");
+	mm->trans = (uint8_t)mw_has(mw, "trans");
 	mm->m = mm->n = 8;
 	mm->atype = MT_B16;
 	if (mm->kind == MMA_MOVMATRIX) {
@@ -292,7 +259,7 @@ static int decode_ldst_matrix(struct ctx *c, const struct tok *ot, const struct 
 		int rc = reg_list(c, &ops[0], mm->d, 1, ot);
 		return rc ? rc : reg_list(c, &ops[1], mm->a, 1, ot);
 	}
-	mm->k = has_word(mw, "x4") ? 4 : has_word(mw, "x2") ? 2 : has_word(mw, "x1") ? 1 : 0;
+	mm->k = mw_has(mw, "x4") ? 4 : mw_has(mw, "x2") ? 2 : mw_has(mw, "x1") ? 1 : 0;
 	if (!mm->k || nops != 2)
 		return perr(c->p, c->line, "%.*s: malformed", (int)ot->len, ot->p);
 	space_of(c->in, mw);
@@ -326,7 +293,7 @@ int decode_mma(struct ctx *c, size_t end)
 	struct parser *p = c->p;
 	const struct tok *ot = &p->t[p->i++];
 	struct mwords mw;
-	split_words(ot, &mw);
+	mw_split(ot, &mw);
 	struct opnd ops[6];
 	int nops = split_operands(p, end, ops, 6);
 	if (nops < 0)
@@ -342,9 +309,9 @@ int decode_mma(struct ctx *c, size_t end)
 			types[nt++] = t;
 		}
 	}
-	if (has_word(&mw, "sp") || has_word(&mw, "sp::ordered_metadata"))
+	if (mw_has(&mw, "sp") || mw_has(&mw, "sp::ordered_metadata"))
 		return refusef(c, ot, "sparse mma is not emulated");
-	if (has_word(&mw, "block_scale") || has_word(&mw, "kind::f8f6f4"))
+	if (mw_has(&mw, "block_scale") || mw_has(&mw, "kind::f8f6f4"))
 		return refusef(c, ot, "this form of mma is not emulated");
 	struct ptx_mma *mm;
 	int rc = new_mma(c, &mm);
@@ -360,18 +327,18 @@ int decode_mma(struct ctx *c, size_t end)
 				mm->m = (uint8_t)m, mm->n = (uint8_t)n, mm->k = (uint8_t)k;
 		}
 	}
-	if (word_is(&mw, 0, "wmma")) {
-		mm->kind = has_word(&mw, "load") ? MMA_LOAD : has_word(&mw, "store") ? MMA_STORE
+	if (mw_is(&mw, 0, "wmma")) {
+		mm->kind = mw_has(&mw, "load") ? MMA_LOAD : mw_has(&mw, "store") ? MMA_STORE
 			   : MMA_WMMA;
 		if (mm->kind != MMA_WMMA)
 			return decode_wmma_ldst(c, ot, &mw, ops, nops, mm, types, nt);
 		return decode_product(c, ot, &mw, ops, nops, mm, types, nt);
 	}
-	if (word_is(&mw, 0, "mma")) {
+	if (mw_is(&mw, 0, "mma")) {
 		mm->kind = MMA_SYNC;
 		return decode_product(c, ot, &mw, ops, nops, mm, types, nt);
 	}
-	mm->kind = word_is(&mw, 0, "ldmatrix") ? MMA_LDMATRIX
-		   : word_is(&mw, 0, "stmatrix") ? MMA_STMATRIX : MMA_MOVMATRIX;
+	mm->kind = mw_is(&mw, 0, "ldmatrix") ? MMA_LDMATRIX
+		   : mw_is(&mw, 0, "stmatrix") ? MMA_STMATRIX : MMA_MOVMATRIX;
 	return decode_ldst_matrix(c, ot, &mw, ops, nops, mm, types, nt);
 }

@@ -132,6 +132,16 @@ int grow(void **arr, size_t *cap, size_t need, size_t elem);
 unsigned parse_type_word(const char *s, size_t len);
 int parse_number(const struct tok *t, uint64_t *val, int *is_float);
 uint64_t literal_bits(uint64_t v, int is_float, int neg, unsigned ty);
+/* The words of a mnemonic ("wmma.load.a.sync.aligned.row.m16n16k16.global.f16"), for
+ * the decoders of instructions with many modifiers (ptx_mma.c, ptx_tex.c). */
+struct mwords {
+	const char *w[24];
+	size_t wl[24];
+	int n;
+};
+void mw_split(const struct tok *t, struct mwords *mw);
+int mw_is(const struct mwords *mw, int i, const char *s);
+int mw_has(const struct mwords *mw, const char *s); /* a word after the first */
 
 /* ---- declarations (ptx_decl.c) -------------------------------------------------- */
 
@@ -156,6 +166,9 @@ int add_unsupported(struct ctx *c, const char *what, const struct tok *t);
  * with p->i at the mnemonic, like decode_insn). */
 int ptx_mma_mnemonic(const char *mn, size_t len);
 int decode_mma(struct ctx *c, size_t end);
+/* Textures and surfaces (ptx_tex.c): tex, tld4, txq, suld, sust, suq. */
+int ptx_tex_mnemonic(const char *mn, size_t len);
+int decode_tex(struct ctx *c, size_t end);
 
 /* ---- functions (ptx_func.c) and their control flow (ptx_cfg.c) ------------------ */
 

@@ -122,7 +122,7 @@ static void test_unknown_instruction_refused_at_launch(void **state)
 	(void)state;
 	static const char txt[] = ".version 9.0\n.target sm_75\n.address_size 64\n"
 				  ".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n"
-				  "\t.loc 1 12 3\n\ttex.1d.v4.s32.s32 {%r1, %r1, %r1, %r1}, [t, {%r2}];\n"
+				  "\t.loc 1 12 3\n\tsured.b.add.1d.u32.trap [t, {%r2}], %r1;\n"
 				  "\tret;\n}\n.file 1 \"x.cu\"\n";
 	struct ptx_module *m;
 	char err[256];
@@ -133,7 +133,7 @@ static void test_unknown_instruction_refused_at_launch(void **state)
 	assert_int_equal(f.kind, EMU_FAULT_UNSUPPORTED);
 	assert_int_equal(f.line, 12);
 	assert_string_equal(f.file, "x.cu");
-	assert_non_null(strstr(f.message, "textures"));
+	assert_non_null(strstr(f.message, "surface reductions"));
 	assert_non_null(strstr(f.message, "--backend gpu"));
 	ptx_module_free(m);
 }

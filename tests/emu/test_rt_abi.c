@@ -69,6 +69,18 @@ static void test_launch_config(void **state)
 }
 #undef OFFSET
 
+static void test_texture_types(void **state)
+{
+	(void)state;
+	size_t ours[MAX_FIELDS], theirs[MAX_FIELDS], n = 0;
+#define VALUE(expr) ours[n++] = (expr);
+	ABI_TEXTURE_LAYOUT(VALUE)
+#undef VALUE
+	assert_int_equal(abi_cuda_texture(theirs), n);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(ours[i], theirs[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -76,6 +88,7 @@ int main(void)
 		cmocka_unit_test(test_func_attributes),
 		cmocka_unit_test(test_pointer_attributes),
 		cmocka_unit_test(test_launch_config),
+		cmocka_unit_test(test_texture_types),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

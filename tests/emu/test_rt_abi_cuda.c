@@ -68,3 +68,12 @@ void abi_cuda_launchattr(size_t *size, size_t *val_offset, size_t *val_size)
 	*val_offset = offsetof(cudaLaunchAttribute, val);
 	*val_size = sizeof(cudaLaunchAttributeValue);
 }
+
+size_t abi_cuda_texture(size_t *out)
+{
+	size_t n = 0;
+#define VALUE(expr) out[n++] = (expr);
+	ABI_TEXTURE_LAYOUT(VALUE)
+#undef VALUE
+	return n;
+}
