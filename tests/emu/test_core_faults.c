@@ -263,10 +263,17 @@ static void test_unsupported_feature(void **state)
 	assert_int_equal(launch(g_unsup, "plain", D3(1, 1, 1), D3(32, 1, 1), 0, args, &f), 0);
 	uint64_t tex = 1;
 	void *targs[] = { &tex, &p };
-	assert_int_equal(launch(g_unsup, "texFetch", D3(1, 1, 1), D3(32, 1, 1), 0, targs, &f), -ENOTSUP);
+	assert_int_equal(launch(g_unsup, "surfReduce", D3(1, 1, 1), D3(32, 1, 1), 0, targs, &f),
+			 -ENOTSUP);
 	assert_int_equal(f.kind, EMU_FAULT_UNSUPPORTED);
-	assert_non_null(strstr(f.message, "textures"));
+	assert_non_null(strstr(f.message, "surface reductions"));
 	assert_non_null(strstr(f.message, "--backend gpu"));
+	assert_int_equal(f.line, source_line("core_unsupported.cu", "SURED_LINE"));
+	/* a texture handle nobody created: the fetch stops at its line */
+	assert_int_equal(launch(g_unsup, "texFetch", D3(1, 1, 1), D3(32, 1, 1), 0, targs, &f),
+			 -EFAULT);
+	assert_int_equal(f.kind, EMU_FAULT_OOB);
+	assert_non_null(strstr(f.message, "texture object 1 was never created"));
 	assert_int_equal(f.line, source_line("core_unsupported.cu", "TEX_LINE"));
 	devmem_free(p);
 }

@@ -1,4 +1,5 @@
-// Emulator core tests: a texture fetch the emulator must refuse by name, and kernels
+// Emulator core tests: a surface reduction the emulator must refuse by name, a texture
+// fetch through a handle that was never created, and kernels
 // that need a module of their own (the first .shared variable at offset 0).
 
 __global__ void plain(int *p)
@@ -9,6 +10,12 @@ __global__ void plain(int *p)
 __global__ void texFetch(cudaTextureObject_t tex, float *c)
 {
 	c[threadIdx.x] = tex1Dfetch<float>(tex, threadIdx.x); // TEX_LINE
+}
+
+__global__ void surfReduce(cudaSurfaceObject_t s, int *c)
+{
+	int x = (int)threadIdx.x * 4, v = c[0];
+	asm volatile("sured.b.add.1d.u32.trap [%0, {%1}], %2;" ::"l"(s), "r"(x), "r"(v)); // SURED_LINE
 }
 
 // 2-D convolution, halo from global memory (kernels/07-convolution's cached-halo): the
