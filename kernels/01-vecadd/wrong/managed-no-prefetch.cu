@@ -1,5 +1,10 @@
-// Known-right (issue 14): unified memory. The kernel writes C in managed memory, which
-// the host then copies into the result with a plain loop: the values are the kernel's.
+// expect: performance
+// expect-on: gpu
+// Known-wrong for speed on a GPU (issue 14): unified memory without cudaMemPrefetchAsync.
+// Correct, and the kernel wrote C (provenance passes), but every call's first touches of
+// A, B and C fault their pages across to the GPU inside the kernel: on an H100 it took
+// 27.2 ms against the solution's 0.080 ms (341x). The emulator has no page faults and
+// lets it pass.
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
