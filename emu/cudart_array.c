@@ -474,8 +474,10 @@ static cudaError_t copy_enter(cudaStream_t stream)
 	return e;
 }
 
-static cudaError_t to_array(const char *call, cudaArray_t dst, size_t x, size_t y,
-			    const void *src, size_t spitch, size_t wb, size_t h,
+/* A 2-D copy between an array's box at (x bytes, y) and linear memory with its pitch;
+ * to: the array is the destination. */
+static cudaError_t array_2d(const char *call, int to, const void *array, size_t x, size_t y,
+			    const void *lin, size_t pitch, size_t wb, size_t h,
 			    enum cudaMemcpyKind kind, cudaStream_t stream)
 {
 	cudaError_t e = copy_enter(stream);
@@ -483,31 +485,27 @@ static cudaError_t to_array(const char *call, cudaArray_t dst, size_t x, size_t 
 		return rt_error_set(e);
 	if (!wb || !h)
 		return cudaSuccess;
-	struct rt_end d, s;
-	e = end_array(call, "dst", dst, x, y, 0, wb, h, 1, &d);
+	struct rt_end a, l;
+	e = end_array(call, to ? "dst" : "src", array, x, y, 0, wb, h, 1, &a);
 	if (!e)
-		e = end_linear(call, "src", src, spitch, 0, wb, h, 1, kind, 1, &s);
+		e = end_linear(call, to ? "src" : "dst", lin, pitch, 0, wb, h, 1, kind, to, &l);
 	if (!e)
-		copy_box(&d, &s, wb, h, 1);
+		copy_box(to ? &a : &l, to ? &l : &a, wb, h, 1);
 	return rt_error_set(e);
+}
+
+static cudaError_t to_array(const char *call, cudaArray_t dst, size_t x, size_t y,
+			    const void *src, size_t spitch, size_t wb, size_t h,
+			    enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+	return array_2d(call, 1, dst, x, y, src, spitch, wb, h, kind, stream);
 }
 
 static cudaError_t from_array(const char *call, void *dst, size_t dpitch, cudaArray_const_t src,
 			      size_t x, size_t y, size_t wb, size_t h, enum cudaMemcpyKind kind,
 			      cudaStream_t stream)
 {
-	cudaError_t e = copy_enter(stream);
-	if (e)
-		return rt_error_set(e);
-	if (!wb || !h)
-		return cudaSuccess;
-	struct rt_end d, s;
-	e = end_array(call, "src", src, x, y, 0, wb, h, 1, &s);
-	if (!e)
-		e = end_linear(call, "dst", dst, dpitch, 0, wb, h, 1, kind, 0, &d);
-	if (!e)
-		copy_box(&d, &s, wb, h, 1);
-	return rt_error_set(e);
+	return array_2d(call, 0, src, x, y, dst, dpitch, wb, h, kind, stream);
 }
 
 cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,

@@ -105,6 +105,21 @@ static uint64_t f_to_int(double x, unsigned dst, unsigned mode)
 /* One lane of cvt. */
 uint64_t cvt_one(const struct ptx_insn *in, uint64_t v)
 {
+	/* the conversions of index arithmetic (float(i), int(x)) first: the host's own give
+	 * the same results for these (round to nearest; truncation of an in-range value) */
+	if (!(in->flags & PF_SAT)) {
+		if (in->type == PT_F32 && in->mod2 == RND_RN) {
+			if (in->type2 == PT_S32)
+				return mkf32((float)(int32_t)v);
+			if (in->type2 == PT_U32)
+				return mkf32((float)(uint32_t)v);
+		}
+		if (in->type2 == PT_F32 && in->mod2 == RND_RZI && in->type == PT_S32) {
+			float f = f32(v);
+			if (f > -2147483904.0f && f < 2147483648.0f) /* else NaN, out of range */
+				return (uint32_t)(int32_t)f;
+		}
+	}
 	if (half_type(in->type) || half_type(in->type2)) /* f16, bf16, tf32: exec_half.c */
 		return half_cvt(in, v);
 	unsigned dt = in->type, st = in->type2, mode = in->mod2;

@@ -190,9 +190,15 @@ static void texel(const struct tex_view *v, unsigned l, long x, long y, long z,
 	const struct tex_level *lv = &o->img.lv[l];
 	const unsigned char *p = v->host[l] + (size_t)z * lv->slice + (size_t)y * lv->pitch +
 				 (size_t)x * texture_texel_size(&o->img);
+	int f32 = o->img.kind == TK_FLOAT && o->img.bits == 32; /* the common case, at once */
+	if (f32) {
+		memcpy(raw, p, 4 * o->img.nch);
+		memcpy(val, p, 4 * o->img.nch);
+	}
 	for (unsigned c = 0; c < 4; c++) {
 		if (c < o->img.nch) {
-			channel(o, p, c, &raw[c], &val[c]);
+			if (!f32)
+				channel(o, p, c, &raw[c], &val[c]);
 		} else {
 			val[c] = c == 3 ? 1.0f : 0.0f;
 			raw[c] = c == 3 ? 1u : 0u;
@@ -205,6 +211,8 @@ static void texel(const struct tex_view *v, unsigned l, long x, long y, long z,
 /* Texel index i of an axis of n texels under mode am: the index read, or -1 (border). */
 static long address(long i, long n, unsigned am)
 {
+	if (i >= 0 && i < n) /* inside: every mode reads it (and wrap's division is slow) */
+		return i;
 	switch (am) {
 	case TA_WRAP:
 		i %= n;
@@ -280,9 +288,9 @@ static void sample_level(const struct tex_view *v, const struct sample *s, unsig
 		if (!(x == x))
 			x = 0;
 		if (!s->linear && gather < 0) {
-			double fl = floor(x);
-			fl = fl < -1e15 ? -1e15 : fl > 1e15 ? 1e15 : fl;
-			i0[k] = address((long)fl, size[k], s->am[k]);
+			x = x < -1e15 ? -1e15 : x > 1e15 ? 1e15 : x;
+			long fl = (long)x; /* floor, without a libm call per lane */
+			i0[k] = address(fl - (x < (double)fl), size[k], s->am[k]);
 			continue;
 		}
 		double fx = nearbyint((x - 0.5) * 256.0);
