@@ -9,6 +9,7 @@
 
 #include "cudart_errors.h"
 #include "cudart_memory.h"
+#include "cudart_provenance.h"
 #include "cudart_report.h"
 #include "cudart_stream.h"
 #include "devmem.h"
@@ -402,9 +403,11 @@ cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_con
 
 /* ---- copies ---------------------------------------------------------------------- */
 
-/* One end of a copy, resolved: rows of `width` bytes at p, pitch and slice apart. */
+/* One end of a copy, resolved: rows of `width` bytes at p, pitch and slice apart; at
+ * user in the program's addresses (the device's, for an array). */
 struct rt_end {
 	unsigned char *p;
+	uintptr_t user;
 	size_t pitch, slice;
 };
 
@@ -429,7 +432,9 @@ static cudaError_t end_array(const char *call, const char *arg, const void *arra
 		rt_report_api(call, "the memory of %s was freed", arg);
 		return cudaErrorInvalidValue;
 	}
-	e->p = host + z * lv->slice + y * lv->pitch + x;
+	size_t off = z * lv->slice + y * lv->pitch + x;
+	e->p = host + off;
+	e->user = (uintptr_t)(lv->addr + off);
 	e->pitch = lv->pitch;
 	e->slice = lv->slice;
 	return cudaSuccess;
@@ -451,6 +456,7 @@ static cudaError_t end_linear(const char *call, const char *arg, const void *p, 
 	if (err)
 		return err;
 	e->p = q;
+	e->user = (uintptr_t)p;
 	e->pitch = pitch;
 	e->slice = slice;
 	return cudaSuccess;
@@ -460,9 +466,12 @@ static void copy_box(const struct rt_end *dst, const struct rt_end *src, size_t 
 		     size_t d)
 {
 	for (size_t z = 0; z < d; z++)
-		for (size_t y = 0; y < h; y++)
-			memmove(dst->p + z * dst->slice + y * dst->pitch,
-				src->p + z * src->slice + y * src->pitch, wb);
+		for (size_t y = 0; y < h; y++) {
+			size_t od = z * dst->slice + y * dst->pitch, os = z * src->slice + y * src->pitch;
+			memmove(dst->p + od, src->p + os, wb);
+			/* the written flags go along (cudart_provenance.h) */
+			rt_prov_copy((const void *)(dst->user + od), (const void *)(src->user + os), wb);
+		}
 }
 
 /* The common entry of the copies: sticky error, the stream (0 for the synchronous ones). */

@@ -67,6 +67,8 @@ static int surface_op(struct block *b, struct warp *w, unsigned l, const struct 
 				 err == 2 ? ", not a multiple of the access size"
 					  : " (or y, z, layer) outside the surface",
 				 err == 2 ? "" : " (.trap mode: cudaBoundaryModeTrap)");
+	if (p && tx->kind == TX_SUST && bd->v.written[0]) /* a kernel's work (provenance) */
+		memset(bd->v.written[0] + (p - bd->v.host[0]), DEVMEM_BY_KERNEL, bytes);
 	for (unsigned e = 0; e < tx->vec; e++) {
 		if (tx->kind == TX_SUST) {
 			if (p)

@@ -108,6 +108,7 @@ int texture_bind(const struct tex_object *o, struct tex_view *v, devaddr_t *bad)
 		size_t bytes = lv->slice * (lv->d - 1) + lv->pitch * (lv->h - 1) +
 			       (size_t)lv->w * texture_texel_size(&o->img);
 		v->host[l] = devmem_host(lv->addr, bytes);
+		v->written[l] = devmem_written(lv->addr, bytes);
 		if (!v->host[l]) {
 			*bad = lv->addr;
 			return -EFAULT;
