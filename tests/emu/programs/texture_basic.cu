@@ -76,6 +76,23 @@ __global__ void surfaces(cudaSurfaceObject_t s1, cudaSurfaceObject_t s2, cudaSur
 	out[128 + i] = surf2Dread<int>(s2, i * 4, 5, cudaBoundaryModeZero); // row 5 of 2: 0
 }
 
+// txq and suq (no CUDA C function emits them: inline PTX)
+__global__ void queries(cudaTextureObject_t t, cudaSurfaceObject_t su, int *out)
+{
+	int v[9];
+	asm("txq.width.b32 %0, [%1];" : "=r"(v[0]) : "l"(t));
+	asm("txq.height.b32 %0, [%1];" : "=r"(v[1]) : "l"(t));
+	asm("txq.depth.b32 %0, [%1];" : "=r"(v[2]) : "l"(t));
+	asm("txq.num_mipmap_levels.b32 %0, [%1];" : "=r"(v[3]) : "l"(t));
+	asm("txq.normalized_coords.b32 %0, [%1];" : "=r"(v[4]) : "l"(t));
+	asm("txq.filter_mode.b32 %0, [%1];" : "=r"(v[5]) : "l"(t));
+	asm("txq.addr_mode_0.b32 %0, [%1];" : "=r"(v[6]) : "l"(t));
+	asm("suq.width.b32 %0, [%1];" : "=r"(v[7]) : "l"(su));
+	asm("suq.height.b32 %0, [%1];" : "=r"(v[8]) : "l"(su));
+	for (int k = 0; k < 9; k++)
+		out[k] = v[k];
+}
+
 static cudaTextureObject_t make_tex(cudaResourceDesc *r, cudaTextureFilterMode f, int norm,
 				    cudaTextureAddressMode a, cudaTextureReadMode rm)
 {
@@ -445,6 +462,15 @@ static void surface_tests()
 		CHECK(cudaCreateSurfaceObject(&s[k], &r));
 	}
 	int *d = dev<int>(NULL, 160), o[160];
+	cudaTextureObject_t tq = array_tex(a2, cudaFilterModePoint, 1, cudaAddressModeMirror);
+	queries<<<1, 1>>>(tq, s[2], d);
+	get(o, d, 9);
+	printf("txq (uchar4 32 x 2) width height depth levels normalized filter addr0, suq (3-D) "
+	       "width height:");
+	for (int k = 0; k < 9; k++)
+		printf(" %d", o[k]);
+	printf("\n");
+	CHECK(cudaDestroyTextureObject(tq));
 	surfaces<<<1, 32>>>(s[0], s[1], s[2], s[3], d);
 	CHECK(cudaDeviceSynchronize());
 	get(o, d, 160);

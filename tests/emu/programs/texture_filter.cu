@@ -61,6 +61,15 @@ static unsigned bits(float f)
 	return u;
 }
 
+// Prints a line: name, then n results as hex bits.
+static void show_hex(const char *name, const float *o, int n)
+{
+	printf("%s:", name);
+	for (int i = 0; i < n; i++)
+		printf(" %08x", bits(o[i]));
+	printf("\n");
+}
+
 static float *run(void (*k)(cudaTextureObject_t, const float *, float *, int), cudaTextureObject_t t,
 		  const float *x, int nx, int n, int nout)
 {
@@ -150,10 +159,7 @@ static void sums()
 	for (int i = 0; i < 64; i++)
 		x[i] = frand(0, 64);
 	float *o = run(sample1d, t, x, 64, 64, 64);
-	printf("1d linear:");
-	for (int i = 0; i < 64; i++)
-		printf(" %08x", bits(o[i]));
-	printf("\n");
+	show_hex("1d linear", o, 64);
 	delete[] o;
 	CHECK(cudaDestroyTextureObject(t));
 	CHECK(cudaFreeArray(a));
@@ -167,18 +173,12 @@ static void sums()
 	for (int i = 0; i < 128; i++)
 		x2[i] = frand(-1.5f, 1.5f);
 	o = run(sample2d, t, x2, 128, 64, 64);
-	printf("2d linear wrap normalized:");
-	for (int i = 0; i < 64; i++)
-		printf(" %08x", bits(o[i]));
-	printf("\n");
+	show_hex("2d linear wrap normalized", o, 64);
 	delete[] o;
 	CHECK(cudaDestroyTextureObject(t));
 	t = tex_of(a, 1, 1, cudaAddressModeMirror);
 	o = run(sample2d, t, x2, 128, 64, 64);
-	printf("2d linear mirror normalized:");
-	for (int i = 0; i < 32; i++)
-		printf(" %08x", bits(o[i]));
-	printf("\n");
+	show_hex("2d linear mirror normalized", o, 32);
 	delete[] o;
 	CHECK(cudaDestroyTextureObject(t));
 	CHECK(cudaFreeArray(a));
@@ -200,10 +200,7 @@ static void sums()
 	for (int i = 0; i < 96; i++)
 		x3[i] = frand(-0.5f, 4.5f);
 	o = run(sample3d, t, x3, 96, 32, 32);
-	printf("3d linear border:");
-	for (int i = 0; i < 32; i++)
-		printf(" %08x", bits(o[i]));
-	printf("\n");
+	show_hex("3d linear border", o, 32);
 	delete[] o;
 	CHECK(cudaDestroyTextureObject(t));
 	CHECK(cudaFreeArray(a));
@@ -221,10 +218,7 @@ static void formats()
 	for (int i = 0; i < 48; i++)
 		x[i] = frand(0, 16);
 	float *o = run(sample1d, t, x, 48, 48, 48);
-	printf("u8 normalized linear:");
-	for (int i = 0; i < 48; i++)
-		printf(" %08x", bits(o[i]));
-	printf("\n");
+	show_hex("u8 normalized linear", o, 48);
 	delete[] o;
 	CHECK(cudaDestroyTextureObject(t));
 	CHECK(cudaFreeArray(a));
@@ -235,10 +229,7 @@ static void formats()
 	a = array2d(cudaCreateChannelDesc<short>(), hs, 16, 0, 2);
 	t = tex_of(a, 1, 0, cudaAddressModeClamp, cudaReadModeNormalizedFloat);
 	o = run(sample1d, t, x, 48, 48, 48);
-	printf("s16 normalized linear:");
-	for (int i = 0; i < 48; i++)
-		printf(" %08x", bits(o[i]));
-	printf("\n");
+	show_hex("s16 normalized linear", o, 48);
 	delete[] o;
 	CHECK(cudaDestroyTextureObject(t));
 	CHECK(cudaFreeArray(a));
@@ -249,10 +240,7 @@ static void formats()
 	a = array2d(cudaCreateChannelDescHalf(), hh, 16, 0, 2);
 	t = tex_of(a, 1, 0, cudaAddressModeClamp);
 	o = run(sample1d, t, x, 48, 48, 48);
-	printf("half linear:");
-	for (int i = 0; i < 48; i++)
-		printf(" %08x", bits(o[i]));
-	printf("\n");
+	show_hex("half linear", o, 48);
 	delete[] o;
 	CHECK(cudaDestroyTextureObject(t));
 	// linear filtering of integer texels read as integers
