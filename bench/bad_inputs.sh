@@ -21,10 +21,11 @@ message() {
 	local m
 	# an error line first; else a failed check with the line that explains it; else the
 	# first line that sounds like a problem; else the first line
-	m=$(grep -m1 -E '(^|[: ])error:|^pmpplab: ' "$1" ||
-		grep -m1 -A1 -E '^ *FAIL ' "$1" | sed -E 's/ +[0-9.]+\/[0-9.]+$//' | tr -s ' \n' ' ' ||
-		grep -Eim1 'cannot|unreadable|timed out|crash|killed|signal|refus|unknown|invalid|out of range|unexpected|never|fault|past the end|flood|restored|afresh|removed' "$1" ||
-		head -1 "$1")
+	m=$(grep -m1 -E '(^|[: ])error:|^pmpplab: ' "$1")
+	[ -n "$m" ] || m=$(awk '/^ *FAIL / { sub(/ +[0-9.]+\/[0-9.]+$/, ""); sub(/^ +/, ""); f = $0
+		getline x; sub(/^ +/, "", x); print f ": " x; exit }' "$1")
+	[ -n "$m" ] || m=$(grep -Eim1 'cannot|unreadable|timed out|crash|killed|signal|refus|unknown|invalid|out of range|unexpected|never|fault|past the end|flood|restored|afresh|removed' "$1")
+	[ -n "$m" ] || m=$(head -1 "$1")
 	m=$(echo "$m" | sed -E "s#$W/##g; s#$SRC/##g; s/[|]/\\\\|/g; s/^[[:space:]]+//")
 	[ ${#m} -gt 150 ] && m="${m:0:147}..."
 	echo "${m:-(no output)}"
@@ -104,6 +105,7 @@ grade "no bounds check" "$SRC/kernels/$LAB/wrong/no-bounds-guard.cu"
 grade "5 MB of comments" "$( { for _ in $(seq 50000); do echo "// padding padding padding padding padding padding padding padding padding pad"; done; cat "$SOL"; } | sub huge)"
 grade "kernel never ends" "$(sed 's/^__global__ void vecAddKernel(\(.*\))$/__global__ void vecAddKernel(\1)\n{ while (1) { } }\n__global__ void unusedKernel_(\1)/' "$SOL" | sub hang)"
 grade "floods stdout" "$(sed 's/^void vecAdd(\(.*\))$/void vecAdd(\1)\n{ for (;;) fputs("flood flood flood flood\\n", stdout); }\nvoid unused_(\1)/' "$SOL" | sub flood)"
+grade "forged result file" "$SRC/tests/sandbox/hostile/forge-result.cu"
 grade "unsupported PTX (brkpt)" "$(sed 's/^__global__ void vecAddKernel(\(.*\))$/__global__ void vecAddKernel(\1)\n{ asm volatile("brkpt;"); }\n__global__ void unusedKernel_(\1)/' "$SOL" | sub brkpt)"
 
 # ---- workspaces ----

@@ -44,6 +44,8 @@ for t in "${targets[@]}"; do
 	spec) files='grader/(spec|spec_schema|yamlpos|expr)\.c' ;;
 	state) files='ui/state\.c' ;;
 	mdview) files='ui/(mdview|sline|utf8)\.c' ;;
+	events) files='grader/(memcheck|barriers)\.c' ;;
+	result) files='grader/(harness/pl_io|compare)\.c' ;;
 	*) files="grader/$t\\.c" ;;
 	esac
 	cov=$("$exe" -runs=0 -print_coverage=1 "${dirs[@]}" 2>&1 |
