@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char pl_magic[8] = { 'P', 'M', 'P', 'P', 'L', 'A', 'B', '1' };
 
@@ -87,11 +88,11 @@ int pl_write(const struct pl_file *f, const char *path, char *err, size_t errlen
 	return ok ? 0 : -1;
 }
 
-static int read_item(FILE *fp, struct pl_file *f)
+static int read_item(FILE *fp, uint64_t file_size, struct pl_file *f)
 {
 	uint32_t hdr[3], flag;
 	uint64_t count;
-	if (fread(hdr, 4, 3, fp) != 3 || hdr[2] > 4096)
+	if (fread(hdr, 4, 3, fp) != 3 || hdr[0] > PL_METRIC || hdr[2] > 4096)
 		return -1;
 	char name[4097];
 	if (fread(name, 1, hdr[2], fp) != hdr[2] || fread(&count, 8, 1, fp) != 1 ||
@@ -105,12 +106,13 @@ static int read_item(FILE *fp, struct pl_file *f)
 		return fread(&it->ival, 8, 1, fp) == 1 ? 0 : -1;
 	if (hdr[0] == PL_METRIC)
 		return fread(&it->dval, 8, 1, fp) == 1 ? 0 : -1;
-	if (!flag)
-		return 0;
-	/* a result is written by the student's process: an unknown type or a size that
-	 * overflows is a damaged file, not an allocation to attempt */
+	if (!flag) /* request outputs: a size only; inputs always carry their data */
+		return hdr[0] == PL_INPUT ? -1 : 0;
+	/* a result is written by the student's process: an unknown type, or more data than
+	 * the file holds, is a damaged file, not an allocation to attempt */
 	size_t esize = pl_dtype_size(hdr[1]);
-	if (esize == 0 || count > SIZE_MAX / esize)
+	long pos = ftell(fp);
+	if (esize == 0 || pos < 0 || count > (file_size - (uint64_t)pos) / esize)
 		return -1;
 	size_t bytes = (size_t)count * esize;
 	it->data = malloc(bytes ? bytes : 1);
@@ -129,10 +131,12 @@ int pl_read(struct pl_file *f, const char *path, char *err, size_t errlen)
 	}
 	char magic[8];
 	uint32_t n;
+	struct stat st;
+	uint64_t file_size = fstat(fileno(fp), &st) == 0 ? (uint64_t)st.st_size : 0;
 	int ok = fread(magic, 8, 1, fp) == 1 && memcmp(magic, pl_magic, 8) == 0 &&
 		 fread(&n, 4, 1, fp) == 1;
 	for (uint32_t i = 0; ok && i < n; i++)
-		ok = read_item(fp, f) == 0;
+		ok = read_item(fp, file_size, f) == 0;
 	fclose(fp);
 	if (!ok) {
 		snprintf(err, errlen, "%s is truncated or not a pmpplab data file", path);
