@@ -545,8 +545,13 @@ int build_reference(const struct lab_spec *spec, struct build_result *out, struc
 	char *ref = spec_path(spec, spec->reference.file);
 	struct job j = { .backend = BACKEND_AUTO, .user_source = ref, .lab = true };
 	int rc = ref ? job_tools(&j, errs) : -ENOMEM;
+	struct lab_spec own = *spec; /* a vendor's view: the reference takes the entry's args */
+	if (spec->reference.args) {
+		own.entry.args = spec->reference.args;
+		own.entry.args_count = spec->reference.args_count;
+	}
 	if (rc == 0) {
-		j.glue = glue_generate(spec, ref, spec->reference.function);
+		j.glue = glue_generate(&own, ref, spec->reference.function);
 		rc = j.glue ? job_run(&j, out, errs) : -ENOMEM;
 	}
 	if (rc == -ENOEXEC)

@@ -517,6 +517,12 @@ static size_t tool_binds(struct sandbox_cmd *c, struct bind *b, size_t n, char *
 		}
 	}
 	free(nvcc);
+	/* NVIDIA's packages put Nsight Compute there (the toolkit's bin/ncu is a launcher
+	 * that looks for it): without it a profile inside the sandbox says "Nsight Compute
+	 * is not installed" (seen on the H100 machine) */
+	struct stat st;
+	if (stat("/opt/nvidia", &st) == 0 && S_ISDIR(st.st_mode))
+		b[n++] = (struct bind){ "--ro-bind", "/opt/nvidia", "/opt/nvidia" };
 	const char *ld = env_value(env, "LD_LIBRARY_PATH");
 	char *copy = ld ? strdup(ld) : NULL, *save = NULL;
 	for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d && n < 16; d = strtok_r(NULL, ":", &save))

@@ -597,6 +597,8 @@ int spec_vendor_view(const struct lab_spec *spec, const struct spec_vendor *v,
 	if (v->function)
 		view->entry.function = v->function;
 	if (v->args) {
+		view->reference.args = spec->entry.args;
+		view->reference.args_count = spec->entry.args_count;
 		view->entry.args = v->args;
 		view->entry.args_count = v->args_count;
 	}

@@ -174,6 +174,10 @@ struct spec_entry {
 struct spec_reference {
 	char *file;     /* C file (compiled with cc) holding the CPU reference */
 	char *function; /* same arguments as the entry point */
+	/* Not in lab.yaml: a vendor's view (spec_vendor_view) calls the vendor function with
+	 * its own args, and keeps the entry point's here for the reference (else NULL). */
+	char **args;
+	unsigned args_count;
 };
 
 struct lab_spec {

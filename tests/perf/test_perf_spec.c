@@ -121,6 +121,10 @@ static void test_vendor(void **state)
 	assert_string_equal(view.entry.function, "copyFloats");
 	assert_int_equal(view.entry.args_count, 3);
 	assert_string_equal(view.entry.args[1], "C");
+	/* the CPU reference keeps the lab's entry args (the vendor's would not compile) */
+	assert_null(s->reference.args);
+	assert_int_equal(view.reference.args_count, s->entry.args_count);
+	assert_ptr_equal(view.reference.args, s->entry.args);
 	assert_int_equal(view.checks_count, 0);
 	assert_int_equal(view.nvcc_flags_count, s->nvcc_flags_count + 1);
 	assert_string_equal(view.nvcc_flags[view.nvcc_flags_count - 1], "-DVENDOR");
