@@ -31,7 +31,8 @@ message() {
 	echo "${m:-(no output)}"
 }
 # The fingerprint of the files under DIR (what must survive the run).
-fingerprint() { (cd "$1" 2>/dev/null && find . -type f ! -path './.pmpplab/*' -print0 | sort -z | xargs -0 -r sha1sum) | sha1sum; }
+# (temporaries, NAME.tmp.PID.N, are not: a killed pmpplab's are removed at the next start)
+fingerprint() { (cd "$1" 2>/dev/null && find . -type f ! -path './.pmpplab/*' ! -name '*.tmp.*' -print0 | sort -z | xargs -0 -r sha1sum) | sha1sum; }
 
 # row KIND DESCRIPTION KEEP_DIR COMMAND...: runs COMMAND in $W/run (cwd), times it.
 row() {
@@ -49,6 +50,7 @@ row() {
 	cmd=${cmd//$W\//}
 	cmd=${cmd//$SRC\//}
 	cmd=${cmd//$PMPPLAB/pmpplab}
+	[ -n "${prog:-}" ] && cmd=${cmd//$prog/prog}
 	[ ${#cmd} -gt 70 ] && cmd="${cmd:0:67}..."
 	printf '| %d | %s | %s | `%s` | %d | %.1f | %s | %s |\n' "$n" "$kind" "$what" "$cmd" "$rc" \
 		"$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$(message "$W/out")" "$([ "$before" = "$after" ] && echo yes || echo "**NO**")"
@@ -170,7 +172,12 @@ int main() {
 }
 CU
 "$nvcc" -ptx -lineinfo -o "$W/ptx/good.ptx" "$W/ptx/prog.cu" 2>/dev/null
-ptx() { row ptx "$1" "$W/ptx" env PMPPLAB_EMU_PTX="$2" "$PMPPLAB" run "$W/ptx/prog.cu" --backend emu; }
+# pmpplab run gives the program its own PTX, so the program it built (in the build cache)
+# is run directly, the bad PTX named by PMPPLAB_EMU_PTX (emu/README.md)
+"$PMPPLAB" run "$W/ptx/prog.cu" --backend emu >/dev/null 2>&1
+prog=$(find "$PMPPLAB_CACHE/build" -name prog -type f -perm -u+x | head -1)
+[ -x "$prog" ] || { echo "bad_inputs: pmpplab run built no program from prog.cu" >&2; exit 1; }
+ptx() { row ptx "$1" "$W/ptx" env PMPPLAB_EMU_PTX="$2" "$prog"; }
 sed 's/add.s32/add.s3@/' "$W/ptx/good.ptx" >"$W/ptx/syntax.ptx"; ptx "syntax error" "$W/ptx/syntax.ptx"
 head -c "$(($(wc -c <"$W/ptx/good.ptx") * 2 / 3))" "$W/ptx/good.ptx" >"$W/ptx/trunc.ptx"; ptx "truncated" "$W/ptx/trunc.ptx"
 : >"$W/ptx/empty.ptx"; ptx "empty file" "$W/ptx/empty.ptx"

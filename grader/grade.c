@@ -1,6 +1,7 @@
 /* grade: the run of one lab; see grade.h and docs/ARCHITECTURE.md. */
 #include "grade.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -97,12 +98,81 @@ static char *format_build_errors(const struct diag_list *diags)
 	return text;
 }
 
+/* The first line of PATH, outside // and block-comment lines, where NAME( stands as a
+ * word, or 0: where the student defines the entry point. */
+static unsigned line_of_call(const char *path, const char *name)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0, len = strlen(name);
+	unsigned n = 0, found = 0;
+	while (f && !found && getline(&line, &cap, f) > 0) {
+		n++;
+		const char *t = line + strspn(line, " \t");
+		if (t[0] == '*' || (t[0] == '/' && (t[1] == '/' || t[1] == '*')))
+			continue;
+		for (const char *p = strstr(line, name); p && !found; p = strstr(p + 1, name)) {
+			const char *q = p + len;
+			while (*q == ' ' || *q == '\t')
+				q++;
+			bool word = p == line || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+			if (word && *q == '(')
+				found = n;
+		}
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* nvcc's errors in the generated glue (glue.h: the call of the lab's entry point) are
+ * the student's: a missing, renamed or static entry function, or one whose parameters do
+ * not take the lab's buffers. Said about their file, not about a file in the build cache
+ * they never saw. */
+static void explain_glue_errors(struct grading *g)
+{
+	const char *fn = g->spec->entry.function;
+	for (unsigned i = 0; i < g->prog.diags.n; i++) {
+		struct diag *d = &g->prog.diags.items[i];
+		const char *base = d->file ? strrchr(d->file, '/') : NULL;
+		base = base ? base + 1 : d->file;
+		if (!base || (strcmp(base, "glue.cu") != 0 && strcmp(base, "glue.c") != 0))
+			continue;
+		char *msg = NULL, undefined[300];
+		snprintf(undefined, sizeof(undefined), "\"%s\" is undefined", fn);
+		bool missing = strstr(d->message, undefined) || strstr(d->message, "undefined reference");
+		if (missing)
+			asprintf(&msg, "no function %s(...) here: the lab calls it (lab.yaml's entry, "
+				 "the reading's signature); check its name, and that it is not static "
+				 "or inside #if 0", fn);
+		else
+			asprintf(&msg, "the lab's call of your %s(...) does not compile: %s (its "
+				 "parameters must take the lab's arguments, as in the reading)", fn,
+				 d->message);
+		char *file = strdup(g->source);
+		if (!msg || !file) {
+			free(msg);
+			free(file);
+			continue;
+		}
+		free(d->file);
+		free(d->message);
+		d->file = file;
+		d->message = msg;
+		d->line = missing ? 0 : line_of_call(g->source, fn);
+		d->col = 0;
+	}
+}
+
 static int do_build(struct grading *g)
 {
 	progress(g, GRADE_STAGE_BUILD, 0, 1, g->source);
 	int rc = build_lab(g->spec, g->source, g->backend, &g->prog, g->diags);
 	g->report->build_ms_host = g->prog.ms_host;
 	g->report->build_ms_ptx = g->prog.ms_ptx;
+	if (rc == -ENOEXEC)
+		explain_glue_errors(g);
 	for (unsigned i = 0; i < g->prog.diags.n; i++) {
 		const struct diag *d = &g->prog.diags.items[i];
 		diag_add(&g->report->build, d->severity, d->file, d->line, d->col, "%s", d->message);

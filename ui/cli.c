@@ -405,6 +405,10 @@ static int cmd_grade(const struct cli *c)
 			rc = -ENOENT;
 			break;
 		}
+		if (!sub) /* grade_lab's default: the lab's own starter, which a user may not expect */
+			fprintf(stderr, "pmpplab: not inside a workspace (no .pmpplab folder here or above): "
+				"grading lab %s's starter; to grade your file, add --submission FILE.cu "
+				"or run this inside a workspace (pmpplab init DIR)\n", chosen[i]->id);
 		struct grade_opts o = { .backend = c->backend, .submission = sub, .seed = c->seed,
 					.quick = c->quick, .profile = c->profile,
 					.progress = print_progress };

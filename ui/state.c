@@ -100,14 +100,15 @@ int state_load(struct ui_state *s, const char *path)
 		return errno == ENOENT ? 0 : -EIO;
 	json_t *root = json_loadf(f, 0, &err);
 	fclose(f);
-	if (!root || !json_is_object(root)) {
+	json_t *labs = json_object_get(root, "labs");
+	if (!root || !json_is_object(root) || (labs && !json_is_object(labs))) {
+		/* not what state_save writes: damaged, so the caller restores the backup */
 		json_decref(root);
 		return -EINVAL;
 	}
 	const char *sel = json_string_value(json_object_get(root, "selected"));
 	if (sel)
 		state_set_selected(s, sel);
-	json_t *labs = json_object_get(root, "labs");
 	const char *id;
 	json_t *v;
 	json_object_foreach(labs, id, v)

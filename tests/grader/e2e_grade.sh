@@ -49,6 +49,23 @@ rc=$?; cat "$tmp/b.txt"
 [ $rc = 1 ] || fail "compile error: exit $rc, expected 1"
 grep -q "broken.cu:1:.*error: identifier \"undefinedName\" is undefined" "$tmp/b.txt" || fail "compile error not located"
 
+# The entry point renamed, or taking other types: said about the student's file (the
+# line of its definition), never about the generated glue in the build cache.
+cat > "$tmp/renamed.cu" <<'CU'
+// vecAdd(A, B, C, n): in a comment, not a definition
+void vecAdd2(const float *A, const float *B, float *C, int n) { C[0] = A[0] + B[0]; }
+void vecAdd(const double *A, const float *B, float *C, int n) { C[0] = (float)A[0]; }
+CU
+"$pmpplab" --grade 01-vecadd --backend "$backend" --submission "$tmp/renamed.cu" >"$tmp/r.txt" 2>&1
+rc=$?; cat "$tmp/r.txt"
+[ $rc = 1 ] || fail "entry point of other types: exit $rc, expected 1"
+grep -q "renamed.cu:3: error: the lab's call of your vecAdd(...) does not compile" "$tmp/r.txt" ||
+	fail "entry point of other types not located"
+grep -q "glue" "$tmp/r.txt" && fail "the report names the generated glue"
+sed -i '3d' "$tmp/renamed.cu"
+"$pmpplab" --grade 01-vecadd --backend "$backend" --submission "$tmp/renamed.cu" >"$tmp/r.txt" 2>&1
+grep -q "renamed.cu: error: no function vecAdd(...) here" "$tmp/r.txt" || fail "missing entry point not said"
+
 # --profile: on a GPU, each kernel measured by ncu (or one line saying why not); on the
 # emulator, one line saying where its modelled figures are. Worth no points either way.
 "$pmpplab" --grade 05-tiled-matmul --backend "$backend" --profile \

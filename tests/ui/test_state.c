@@ -172,6 +172,12 @@ static void test_corrupt(void **state)
 	state_init(&s);
 	assert_int_equal(state_load(&s, path), -EINVAL);
 	assert_int_equal(s.n, 0);
+	/* valid JSON of another shape is as damaged: the backup is restored, with a note */
+	f = fopen(path, "w");
+	fputs("{\"labs\": [1, 2], \"selected\": 7}", f);
+	fclose(f);
+	assert_int_equal(state_load(&s, path), -EINVAL);
+	assert_int_equal(s.n, 0);
 	state_release(&s);
 }
 
