@@ -51,6 +51,15 @@ int scratch_new(char *path, size_t len)
 	return rc;
 }
 
+/* NAME is one of ours, "pmpplab-run-PID-XXXXXX": the '-' after the pid is checked too,
+ * so another program's (or an old pmpplab's) "pmpplab-run-98jbOy" is not taken for pid 98
+ * and swept while its owner still uses it. */
+static bool scratch_pid(const char *name, long *pid)
+{
+	int end = 0;
+	return sscanf(name, SCRATCH_PREFIX "%ld-%n", pid, &end) == 1 && end > 0;
+}
+
 /* Whether the scratch folder DIR's owner is gone (its record names a dead process, or
  * one started at another time: the pid was reused). */
 static bool owner_gone(const char *dir)
@@ -64,7 +73,7 @@ static bool owner_gone(const char *dir)
 	free(text);
 	if (!parsed) { /* made but not yet recorded: only when its maker is gone */
 		const char *name = fs_base_name(dir);
-		return sscanf(name, SCRATCH_PREFIX "%ld-", &pid) == 1 && pid > 0 && !start_time(pid);
+		return scratch_pid(name, &pid) && pid > 0 && !start_time(pid);
 	}
 	return pid <= 0 || start_time(pid) != t;
 }
@@ -76,7 +85,7 @@ void scratch_sweep_stale(const char *cache_build)
 	while (d && (e = readdir(d))) {
 		long pid;
 		char path[PATH_MAX];
-		if (sscanf(e->d_name, SCRATCH_PREFIX "%ld-", &pid) != 1)
+		if (!scratch_pid(e->d_name, &pid))
 			continue;
 		snprintf(path, sizeof(path), "/tmp/%s", e->d_name);
 		if (owner_gone(path))

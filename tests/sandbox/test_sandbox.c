@@ -342,11 +342,14 @@ static void test_sweep(void **state)
 	if (dead == 0)
 		_exit(0);
 	waitpid(dead, NULL, 0);
-	char stale[96], unrecorded[96], owner[128], mine[96];
+	char stale[96], unrecorded[96], owner[128], mine[96], foreign[96];
 	snprintf(stale, sizeof(stale), "/tmp/pmpplab-run-%d-test01", (int)dead);
 	snprintf(unrecorded, sizeof(unrecorded), "/tmp/pmpplab-run-%d-test02", (int)dead);
 	mkdir(stale, 0700);
 	mkdir(unrecorded, 0700);
+	/* not ours: no '-' after the digits (mkdtemp's "pmpplab-run-XXXXXX" of old builds) */
+	snprintf(foreign, sizeof(foreign), "/tmp/pmpplab-run-%djbOy", (int)dead);
+	mkdir(foreign, 0700);
 	snprintf(owner, sizeof(owner), "%s/.owner", stale);
 	char text[64];
 	snprintf(text, sizeof(text), "%d 12345\n", (int)dead);
@@ -356,7 +359,9 @@ static void test_sweep(void **state)
 	assert_int_equal(access(stale, F_OK), -1);
 	assert_int_equal(access(unrecorded, F_OK), -1);
 	assert_int_equal(access(mine, F_OK), 0);
+	assert_int_equal(access(foreign, F_OK), 0);
 	fs_remove_tree(mine);
+	rmdir(foreign);
 }
 
 int main(void)
