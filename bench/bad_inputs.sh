@@ -175,7 +175,7 @@ CU
 # pmpplab run gives the program its own PTX, so the program it built (in the build cache)
 # is run directly, the bad PTX named by PMPPLAB_EMU_PTX (emu/README.md)
 "$PMPPLAB" run "$W/ptx/prog.cu" --backend emu >/dev/null 2>&1
-prog=$(find "$PMPPLAB_CACHE/build" -name prog -type f -perm -u+x | head -1)
+prog=$(dirname "$(grep -l '_Z4add1Pi' "$PMPPLAB_CACHE"/build/*/prog.ptx | head -1)")/prog
 [ -x "$prog" ] || { echo "bad_inputs: pmpplab run built no program from prog.cu" >&2; exit 1; }
 ptx() { row ptx "$1" "$W/ptx" env PMPPLAB_EMU_PTX="$2" "$prog"; }
 sed 's/add.s32/add.s3@/' "$W/ptx/good.ptx" >"$W/ptx/syntax.ptx"; ptx "syntax error" "$W/ptx/syntax.ptx"
