@@ -140,6 +140,11 @@ struct launch_ctx {
 /* Not exported from libpmpplab_cudart.so: these are the interpreter's own. */
 #pragma GCC visibility push(hidden)
 
+/* exec_stuck.c: reads $PMPPLAB_EMU_STOP_MS (once, before the workers start); past it,
+ * writes where B's warps are to stderr and parks the calling worker for good. */
+void exec_stuck_arm(void);
+void exec_stuck_check(const struct block *b);
+
 /* ---- helpers -------------------------------------------------------------------- */
 
 static inline unsigned popcount32(uint32_t x)

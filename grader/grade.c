@@ -204,7 +204,13 @@ static int run_argv(struct grading *g, const struct build_result *b, const char 
 	snprintf(ptx_env, sizeof(ptx_env), "PMPPLAB_EMU_PTX=%s", b->ptx ? b->ptx : "");
 	snprintf(events, sizeof(events), "%s.events", result);
 	snprintf(events_env, sizeof(events_env), "PMPPLAB_EVENTS=%s", events);
-	char *env[] = { ptx_env, events_env, NULL };
+	/* The emulator says where a kernel's warps are when this is nearly over (a little
+	 * before the runner stops it: emu/exec_stuck.c). */
+	char stop_env[48];
+	unsigned margin = timeout_ms / 10 > 1000 ? timeout_ms / 10 : 1000;
+	snprintf(stop_env, sizeof(stop_env), "PMPPLAB_EMU_STOP_MS=%u",
+		 timeout_ms > 2 * margin ? timeout_ms - margin : timeout_ms / 2);
+	char *env[] = { ptx_env, events_env, stop_env, NULL };
 	struct subrun_call c = {
 		.b = b, .argv = argv, .env = b->ptx ? env : NULL,
 		.reads = { request }, .writes = { result, events, log },
