@@ -1,7 +1,7 @@
 // A kernel that never finishes (issue 18, item 1): warp 0 spins in a loop, warp 1 waits at
-// the __syncthreads() warp 0 never reaches. With PMPPLAB_EMU_STOP_MS set, the emulator
-// names both lines (the spinning warp may be at line 13 or 14: the loop is 13-14) (emu/exec_stuck.c); alarm() then ends the program, as the grader's
-// time limit would.
+// the __syncthreads() warp 0 never reaches. Past PMPPLAB_EMU_STOP_MS the emulator names
+// both (exec_stuck.c; the spinning warp is at line 13 or 14, its loop is 13-14);
+// alarm() then ends the program, as the grader's time limit would.
 #include "check.h"
 #include <stdlib.h>
 #include <unistd.h>
