@@ -72,7 +72,8 @@ static const char usage[] =
 static const char help_text[] =
 	"pmpplab: CUDA labs from Programming Massively Parallel Processors.\n\n"
 	"With no command, opens the labs in a terminal UI, in the workspace that holds the\n"
-	"current folder (made by 'pmpplab init'), or in ./pmpplab-work.\n\n"
+	"current folder (made by 'pmpplab init'), or in $PMPPLAB_WORKSPACE, or in\n"
+	"~/pmpplab-work.\n\n"
 	"Commands:\n"
 	"  init DIR           make a student workspace: one folder per lab with its starter\n"
 	"  --list             list the labs\n"
@@ -120,6 +121,11 @@ static const char help_text[] =
 	"  --sandbox=off      build and run submissions without the sandbox (bubblewrap: no\n"
 	"                     network, nothing of the machine but the submission's folder,\n"
 	"                     its own uid as root, limits); reports then say \"not sandboxed\"\n\n"
+	"Environment:\n"
+	"  PMPPLAB_WORKSPACE  the workspace the TUI opens outside one (default ~/pmpplab-work)\n"
+	"  PMPPLAB_CACHE      where builds are cached (default $XDG_CACHE_HOME/pmpplab or\n"
+	"                     ~/.cache/pmpplab)\n"
+	"  PMPPLAB_EMU_DEVICE the emulated GPU (as --emu-device)\n\n"
 	"Exit status: 0 all passed, 1 something failed, 2 usage or configuration error.\n"
 	"A batch: 0 every submission graded, 1 some could not be (see grades.csv's notes).\n";
 
@@ -500,8 +506,15 @@ static int cmd_tui(const struct cli *c)
 {
 	char *ws = workspace_find(".");
 	if (!ws) {
-		ws = strdup("pmpplab-work");
-		fprintf(stderr, "pmpplab: no workspace here; using ./pmpplab-work (make others with pmpplab init DIR)\n");
+		/* the same default as scripts/bootstrap start and the README (issue 18) */
+		const char *env = getenv("PMPPLAB_WORKSPACE"), *home = getenv("HOME");
+		if (env && *env)
+			ws = strdup(env);
+		else if (asprintf(&ws, "%s/pmpplab-work", home && *home ? home : ".") < 0)
+			ws = NULL;
+		if (!ws)
+			return 2;
+		fprintf(stderr, "pmpplab: no workspace here; using %s (make others with pmpplab init DIR)\n", ws);
 	}
 	char *labs = c->labs_dir ? strdup(c->labs_dir) : labs_default_dir();
 	int rc = tui_run(ws, labs, c->backend);
