@@ -83,7 +83,7 @@ int warp_exec(struct block *b, struct warp *w)
 		if (m == 0 && in->op != OP_BRA)
 			continue;
 		unsigned sz = ptx_tsize(in->type);
-		uint64_t wm = width_mask(sz);
+		uint64_t wm = ptx_tmask(in->type);
 		if (__builtin_expect(in->flags & PF_CARRY, 0)) {
 			carry_op(in, R, m);
 			continue;

@@ -214,6 +214,18 @@ static inline unsigned ptx_tsize(unsigned t)
 	};
 	return t < PT__COUNT ? sizes[t] : 0;
 }
+/* The mask of a type's bits in a 64-bit register (~0 for 64 bits and wider), by table:
+ * the interpreter takes it for every instruction. */
+static inline uint64_t ptx_tmask(unsigned t)
+{
+	static const uint64_t masks[PT__COUNT] = {
+		0, 0xff, 0xffff, 0xffffffff, ~0ull, ~0ull, 0xff, 0xffff, 0xffffffff, ~0ull,
+		0xff, 0xffff, 0xffffffff, ~0ull, 0xffff, 0xffffffff, 0xffff, 0xffffffff,
+		0xffffffff, ~0ull, 0xff,
+	};
+	_Static_assert(PT__COUNT == 21, "a new type needs its size and mask in these tables");
+	return t < PT__COUNT ? masks[t] : 0;
+}
 /* Nonzero for a CUDA toolkit header (lines there are reported at the user's call). */
 int ptx_file_is_system(const char *path);
 
