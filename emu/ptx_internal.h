@@ -221,9 +221,9 @@ static inline uint64_t ptx_tmask(unsigned t)
 	static const uint64_t masks[PT__COUNT] = {
 		0, 0xff, 0xffff, 0xffffffff, ~0ull, ~0ull, 0xff, 0xffff, 0xffffffff, ~0ull,
 		0xff, 0xffff, 0xffffffff, ~0ull, 0xffff, 0xffffffff, 0xffff, 0xffffffff,
-		0xffffffff, ~0ull, 0xff,
+		0xffffffff, ~0ull, 0xff, 0xffffffff, 0xffffffff, 0xffffffff,
 	};
-	_Static_assert(PT__COUNT == 21, "a new type needs its size and mask in these tables");
+	_Static_assert(PT__COUNT == 24, "a new type needs its size and mask in these tables");
 	return t < PT__COUNT ? masks[t] : 0;
 }
 /* Nonzero for a CUDA toolkit header (lines there are reported at the user's call). */
