@@ -12,6 +12,7 @@
 #include "emu_device.h"
 #include "fsutil.h"
 #include "glue.h"
+#include "hostview.h"
 #include "incl.h"
 #include "nvccdiag.h"
 #include "paths.h"
@@ -27,6 +28,7 @@ struct compile {
 	int argc;
 	const struct sandbox_view *view;
 	const char *cwd;
+	const atomic_bool *cancel; /* the grading thread's (runner_set_cancel) */
 	struct runner_result res;
 	int rc;
 };
@@ -41,6 +43,8 @@ static void arg(struct compile *c, const char *a)
 static void *compile_run(void *p)
 {
 	struct compile *c = p;
+	if (c->cancel) /* the PTX compile runs in a thread of its own */
+		runner_set_cancel(c->cancel);
 	struct runner_opts o = {
 		.argv = (char *const *)c->argv,
 		.cwd = c->cwd,
@@ -87,11 +91,14 @@ static void job_release(struct job *j)
 	free(j->emulib);
 }
 
-static void job_hash(const struct job *j, char hex[33])
+/* The key of the build, or with HOST_VIEW (hostview.h) the key of its host program. */
+static void job_hash(const struct job *j, const char *host_view, char hex[33])
 {
 	struct fs_hash h;
 	fs_hash_init(&h);
 	fs_hash_str(&h, "pmpplab-build-4"); /* 4: + pl_timing, GPU timing flags */
+	if (host_view)
+		fs_hash_str(&h, "host program 1");
 	fs_hash_str(&h, backend_name(j->backend));
 	if (j->want_ptx)
 		fs_hash_str(&h, "barriers-ptx-native"); /* issue 6; the binary's architecture */
@@ -99,9 +106,13 @@ static void job_hash(const struct job *j, char hex[33])
 	fs_hash_str(&h, j->tool);
 	if (j->glue)
 		fs_hash_str(&h, j->glue);
-	fs_hash_file(&h, j->user_source);
-	if (j->user_dir)
-		incl_hash_folder(&h, j->user_dir);
+	if (host_view) { /* a host view trusts no header of the folder's (hostview.h) */
+		fs_hash_str(&h, host_view);
+	} else {
+		fs_hash_file(&h, j->user_source);
+		if (j->user_dir)
+			incl_hash_folder(&h, j->user_dir);
+	}
 	for (unsigned i = 0; i < j->n_flags; i++)
 		fs_hash_str(&h, j->flags[i]);
 	if (j->lab) {
@@ -334,38 +345,88 @@ static void note_missing_files(struct diag_list *diags, unsigned from)
 	}
 }
 
+/* A build's private folder, the copy of the student's folder its compiles see, and
+ * their command lines. */
+struct stage {
+	char tmp[PATH_MAX], src[PATH_MAX], copy[PATH_MAX + 8], deps[PATH_MAX + 16];
+	char dirs[2][PATH_MAX + 8];
+	struct job local;
+	struct sandbox_view views[2];
+	bool boxed;
+	struct compile host, ptx;
+	char paths[13][PATH_MAX];
+};
+
+/* Makes the folder next to FINAL_DIR and fills the commands. Returns 0 or -errno; call
+ * stage_close in both cases. */
+static int stage_open(const struct job *j, const char *final_dir, struct stage *st)
+{
+	memset(st, 0, sizeof(*st));
+	snprintf(st->tmp, sizeof(st->tmp), "%s.tmp.%d.%lx", final_dir, (int)getpid(),
+		 (unsigned long)pthread_self());
+	snprintf(st->copy, sizeof(st->copy), "%s/src", st->tmp);
+	snprintf(st->dirs[0], sizeof(st->dirs[0]), "%s/host", st->tmp);
+	snprintf(st->dirs[1], sizeof(st->dirs[1]), "%s/ptx", st->tmp);
+	snprintf(st->deps, sizeof(st->deps), "%s/deps.d", st->dirs[0]);
+	int rc = paths_mkdirs(st->dirs[0]);
+	if (rc < 0 || (rc = paths_mkdirs(st->dirs[1])) < 0)
+		return rc;
+	st->local = *j;
+	if (j->glue) {
+		snprintf(st->src, sizeof(st->src), "%s/glue.%s", st->tmp,
+			 j->backend == BACKEND_AUTO ? "c" : "cu");
+		if ((rc = fs_write_atomic(st->src, j->glue, strlen(j->glue))) < 0)
+			return rc;
+		st->local.main_source = st->src;
+	}
+	st->boxed = j->user_dir && sandbox_enabled();
+	if (st->boxed && (rc = incl_copy_folder(j->user_dir, st->copy)) < 0)
+		return rc;
+	build_view(&st->local, st->dirs[0], st->boxed ? st->copy : NULL, &st->views[0]);
+	build_view(&st->local, st->dirs[1], st->boxed ? st->copy : NULL, &st->views[1]);
+	st->host = (struct compile){ .view = j->user_dir ? &st->views[0] : NULL, .cwd = st->dirs[0],
+				     .cancel = runner_cancel_flag() };
+	st->ptx = (struct compile){ .view = j->user_dir ? &st->views[1] : NULL, .cwd = st->dirs[1],
+				    .cancel = runner_cancel_flag() };
+	return job_commands(&st->local, st->tmp, &st->host, &st->ptx, st->paths);
+}
+
+/* Moves the program and the PTX up into the folder and renames it to FINAL_DIR. */
+static int stage_commit(struct stage *st, const char *final_dir, bool ptx)
+{
+	char prog[PATH_MAX + 8], ptx_out[PATH_MAX + 16];
+	snprintf(prog, sizeof(prog), "%s/prog", st->tmp);
+	snprintf(ptx_out, sizeof(ptx_out), "%s/prog.ptx", st->tmp);
+	if ((access(prog, X_OK) != 0 && rename(st->paths[0], prog) != 0) ||
+	    (ptx && rename(st->paths[1], ptx_out) != 0))
+		return -errno;
+	fs_remove_tree(st->dirs[0]);
+	fs_remove_tree(st->dirs[1]);
+	fs_remove_tree(st->copy);
+	if (rename(st->tmp, final_dir) != 0 && access(final_dir, F_OK) != 0)
+		return -errno;
+	return 0;
+}
+
+static void stage_close(struct stage *st)
+{
+	runner_result_release(&st->host.res);
+	runner_result_release(&st->ptx.res);
+	fs_remove_tree(st->tmp);
+}
+
 /* Compiles into a private folder, then renames it into place (atomic for other graders
  * sharing the cache). Student code compiles in the sandbox and may include only what
  * incl.h allows. */
 static int job_compile(const struct job *j, const char *final_dir, struct build_result *out)
 {
-	char tmp[PATH_MAX];
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d.%lx", final_dir, (int)getpid(), (unsigned long)pthread_self());
-	char src[PATH_MAX], copy[PATH_MAX + 8], deps[PATH_MAX + 16], dirs[2][PATH_MAX + 8];
-	snprintf(copy, sizeof(copy), "%s/src", tmp);
-	snprintf(dirs[0], sizeof(dirs[0]), "%s/host", tmp);
-	snprintf(dirs[1], sizeof(dirs[1]), "%s/ptx", tmp);
-	snprintf(deps, sizeof(deps), "%s/deps.d", dirs[0]);
-	int rc = paths_mkdirs(dirs[0]);
-	if (rc < 0 || (rc = paths_mkdirs(dirs[1])) < 0)
+	struct stage *st = malloc(sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	int rc = stage_open(j, final_dir, st);
+	if (rc < 0)
 		goto out_remove;
-	struct job local = *j;
-	if (j->glue) {
-		snprintf(src, sizeof(src), "%s/glue.%s", tmp, j->backend == BACKEND_AUTO ? "c" : "cu");
-		if ((rc = fs_write_atomic(src, j->glue, strlen(j->glue))) < 0)
-			goto out_remove;
-		local.main_source = src;
-	}
-	struct sandbox_view views[2];
-	bool boxed = j->user_dir && sandbox_enabled();
-	if (boxed && (rc = incl_copy_folder(j->user_dir, copy)) < 0)
-		goto out_remove;
-	build_view(&local, dirs[0], boxed ? copy : NULL, &views[0]);
-	build_view(&local, dirs[1], boxed ? copy : NULL, &views[1]);
-	struct compile host = { .view = j->user_dir ? &views[0] : NULL, .cwd = dirs[0] };
-	struct compile ptx = { .view = j->user_dir ? &views[1] : NULL, .cwd = dirs[1] };
-	char paths[13][PATH_MAX];
-	job_commands(&local, tmp, &host, &ptx, paths);
+	struct compile host = st->host, ptx = st->ptx;
 	pthread_t thr;
 	bool threaded = ptx.argc && pthread_create(&thr, NULL, compile_run, &ptx) == 0;
 	compile_run(&host);
@@ -373,7 +434,7 @@ static int job_compile(const struct job *j, const char *final_dir, struct build_
 		pthread_join(thr, NULL);
 	else if (ptx.argc)
 		compile_run(&ptx);
-	sandbox_reclaim(tmp);
+	sandbox_reclaim(st->tmp);
 	out->ms_host = host.res.wall_ms;
 	out->ms_ptx = ptx.res.wall_ms;
 	out->log = join_logs(&host, &ptx);
@@ -383,7 +444,7 @@ static int job_compile(const struct job *j, const char *final_dir, struct build_
 		nvccdiag_parse(ptx.res.err ? ptx.res.err : "", &out->diags);
 	bool ok = compile_ok(&host) && (!ptx.argc || compile_ok(&ptx));
 	bool no_sandbox = host.res.status == RUNNER_NO_SANDBOX || ptx.res.status == RUNNER_NO_SANDBOX;
-	if (boxed)
+	if (st->boxed)
 		note_missing_files(&out->diags, 0);
 	if (!ok && host.rc == 0 && host.res.status == RUNNER_TIMEOUT)
 		diag_add(&out->diags, DIAG_ERROR, NULL, 0, 0,
@@ -392,39 +453,96 @@ static int job_compile(const struct job *j, const char *final_dir, struct build_
 		diag_add(&out->diags, DIAG_ERROR, NULL, 0, 0, "the build failed:\n%s",
 			 out->log ? out->log : "(no output)");
 	int err = 0;
-	char *bad = ok && j->user_dir ? include_refused(&local, tmp, dirs[0], deps, &err) : NULL;
+	char *bad = ok && j->user_dir ? include_refused(&st->local, st->tmp, st->dirs[0], st->deps, &err)
+				      : NULL;
 	if (bad)
-		locate_refused(&local, dirs[0], &views[0], bad, &out->diags);
+		locate_refused(&st->local, st->dirs[0], &st->views[0], bad, &out->diags);
 	else if (err)
 		diag_add(&out->diags, DIAG_ERROR, j->user_source, 0, 0,
-			 "the compiler's list of included files (%s) cannot be read: %s", deps, strerror(-err));
+			 "the compiler's list of included files (%s) cannot be read: %s", st->deps, strerror(-err));
 	ok &= !bad && !err;
 	free(bad);
-	runner_result_release(&host.res);
-	runner_result_release(&ptx.res);
+	st->host.res = host.res;
+	st->ptx.res = ptx.res;
 	rc = no_sandbox ? -EPERM : ok ? 0 : -ENOEXEC;
-	/* The outputs up into the folder that becomes the cache entry. */
-	char up[2][PATH_MAX + 16];
-	snprintf(up[0], sizeof(up[0]), "%s/prog", tmp);
-	snprintf(up[1], sizeof(up[1]), "%s/prog.ptx", tmp);
-	if (ok && (rename(paths[0], up[0]) != 0 || (ptx.argc && rename(paths[1], up[1]) != 0)))
-		rc = -errno;
-	fs_remove_tree(dirs[0]);
-	fs_remove_tree(dirs[1]);
-	fs_remove_tree(copy);
-	if (rc == 0 && rename(tmp, final_dir) != 0 && access(final_dir, F_OK) != 0)
-		rc = -errno;
+	if (ok)
+		rc = stage_commit(st, final_dir, ptx.argc);
 out_remove:
-	fs_remove_tree(tmp);
+	stage_close(st);
+	free(st);
 	return rc;
+}
+
+/* The fast build (issue 16): only the PTX compile, next to HOST_PROG, the program of an
+ * earlier build with the same host view. Returns 0, or -EAGAIN when the compile did not
+ * succeed silently: the full build then says what it says, exactly as without this. */
+static int job_fast(const struct job *j, const char *final_dir, const char *host_prog,
+		    struct build_result *out)
+{
+	struct stage *st = malloc(sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	int rc = stage_open(j, final_dir, st);
+	if (rc == 0) {
+		compile_run(&st->ptx);
+		sandbox_reclaim(st->tmp);
+		char prog[PATH_MAX + 8];
+		snprintf(prog, sizeof(prog), "%s/prog", st->tmp);
+		rc = compile_ok(&st->ptx) && !st->ptx.res.out_len && !st->ptx.res.err_len ? 0 : -EAGAIN;
+		if (rc == 0 && link(host_prog, prog) != 0)
+			rc = -EAGAIN; /* gone since (a cache cleaned): build in full */
+		if (rc == 0)
+			rc = stage_commit(st, final_dir, true);
+		out->ms_ptx = st->ptx.res.wall_ms;
+		out->host_reused = rc == 0;
+	}
+	stage_close(st);
+	free(st);
+	return rc;
+}
+
+/* Where the host program of J would be kept for reuse (issue 16): an emulator lab build
+ * whose file has a host view to trust (hostview.h), unless PMPPLAB_FAST_BUILD=0. */
+static bool job_host_prog(const struct job *j, const char *cache, char *path, size_t len)
+{
+	const char *env = getenv("PMPPLAB_FAST_BUILD");
+	if (j->backend != BACKEND_EMU || !j->lab || !j->glue || (env && strcmp(env, "0") == 0))
+		return false;
+	size_t n = 0;
+	char *text = fs_read(j->user_source, &n), hex[33];
+	struct hostview v = { 0 };
+	bool ok = text && hostview_make(text, n, &v) == 0 && !v.doubt;
+	if (ok) {
+		job_hash(j, v.text, hex);
+		snprintf(path, len, "%s/host/%s", cache, hex);
+	}
+	hostview_release(&v);
+	free(text);
+	return ok;
+}
+
+/* Keeps the program PROG of a build that said nothing (no warning: those of its device
+ * code could not be told apart later) as the host program HOST_PROG. */
+static void job_keep_host(const struct build_result *out, const char *prog, const char *host_prog)
+{
+	if (out->diags.n || (out->log && *out->log))
+		return;
+	char dir[PATH_MAX], tmp[PATH_MAX + 32];
+	snprintf(dir, sizeof(dir), "%s", host_prog);
+	*strrchr(dir, '/') = '\0';
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d.%lx", host_prog, (int)getpid(), (unsigned long)pthread_self());
+	if (paths_mkdirs(dir) == 0 && link(prog, tmp) == 0 && rename(tmp, host_prog) != 0)
+		unlink(tmp);
 }
 
 static int job_run(struct job *j, struct build_result *out, struct diag_list *errs)
 {
 	char *cache = paths_cache_dir();
-	char hex[33], dir[PATH_MAX];
-	job_hash(j, hex);
-	snprintf(dir, sizeof(dir), "%s/build/%s", cache ? cache : "/tmp/pmpplab-cache", hex);
+	char hex[33], dir[PATH_MAX], host_prog[PATH_MAX];
+	const char *root = cache ? cache : "/tmp/pmpplab-cache";
+	job_hash(j, NULL, hex);
+	snprintf(dir, sizeof(dir), "%s/build/%s", root, hex);
+	bool reusable = job_host_prog(j, root, host_prog, sizeof(host_prog));
 	free(cache);
 	char prog[PATH_MAX + 8], ptx[PATH_MAX + 8];
 	snprintf(prog, sizeof(prog), "%s/prog", dir);
@@ -445,7 +563,14 @@ static int job_run(struct job *j, struct build_result *out, struct diag_list *er
 		static int swept; /* once a process: what killed builds left in the cache */
 		if (!__atomic_exchange_n(&swept, 1, __ATOMIC_RELAXED))
 			fs_sweep_stale(parent);
-		rc = job_compile(j, dir, out);
+		rc = reusable && access(host_prog, X_OK) == 0 ? job_fast(j, dir, host_prog, out)
+							      : -EAGAIN;
+		if (rc == -EAGAIN) {
+			out->ms_ptx = 0;
+			rc = job_compile(j, dir, out);
+			if (rc == 0 && reusable)
+				job_keep_host(out, prog, host_prog);
+		}
 		if (rc < 0 && rc != -ENOEXEC)
 			diag_add(errs, DIAG_ERROR, dir, 0, 0, "cannot build in the cache: %s", strerror(-rc));
 	}

@@ -19,6 +19,8 @@ struct build_result {
 	struct diag_list diags; /* compiler errors and warnings */
 	char *log;              /* raw compiler output */
 	bool cached;            /* found in the cache, nothing compiled */
+	bool host_reused;       /* emu: only the PTX compiled, the program of an earlier build
+				 * with the same host code reused (the fast build, issue 16) */
 	double ms_host, ms_ptx; /* compile times (0 when cached) */
 };
 

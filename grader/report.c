@@ -137,6 +137,8 @@ static json_t *lab_json(const struct report *r)
 		json_object_set_new(o, "kernel_ms", json_real(r->kernel_ms));
 	if (o && r->solution_ms > 0)
 		json_object_set_new(o, "solution_ms", json_real(r->solution_ms));
+	if (o && r->build_host_reused) /* the fast build (issue 16) */
+		json_object_set_new(o, "build", json_string("ptx only, program reused"));
 	return o;
 }
 

@@ -33,6 +33,7 @@ struct report {
 	/* nvcc's wall time for the program and (emulator) its PTX, compiled in parallel;
 	 * 0 when the build cache answered */
 	double build_ms_host, build_ms_ptx;
+	bool build_host_reused; /* emu: the fast build, only the PTX compiled (build.h) */
 	/* --profile on a GPU: each kernel's counters from ncu, or NULL (not measured) */
 	struct ncu_profile *profile;
 	/* Kernels the program launched: the most over the datasets that ran to the end, from

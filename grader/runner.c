@@ -81,6 +81,23 @@ static void stop(pid_t pid)
 	kill(pid, SIGKILL);
 }
 
+static _Thread_local const atomic_bool *runner_cancel;
+
+void runner_set_cancel(const atomic_bool *flag)
+{
+	runner_cancel = flag;
+}
+
+const atomic_bool *runner_cancel_flag(void)
+{
+	return runner_cancel;
+}
+
+static bool cancelled(void)
+{
+	return runner_cancel && atomic_load(runner_cancel);
+}
+
 /* Reads both pipes until they close and the child is reaped, or the deadline passes, or
  * the child wrote more than FLOOD bytes (0: no cap). LINGER: see below. */
 static int supervise(pid_t pid, struct capture *cap, unsigned timeout_ms, size_t flood,
@@ -88,8 +105,12 @@ static int supervise(pid_t pid, struct capture *cap, unsigned timeout_ms, size_t
 {
 	double start = now_ms();
 	int status = 0;
-	bool reaped = false, timed_out = false, flooded = false;
+	bool reaped = false, timed_out = false, flooded = false, stopped = false;
 	while (!reaped) {
+		if (!stopped && cancelled()) { /* runner_set_cancel: reported as killed */
+			stop(pid);
+			stopped = true;
+		}
 		struct pollfd fds[2];
 		int nfds = 0;
 		for (int i = 0; i < 2; i++)
@@ -182,6 +203,8 @@ static void sandbox_outcome(int status_fd, struct runner_result *res)
 
 int runner_run(const struct runner_opts *o, struct runner_result *res)
 {
+	if (cancelled())
+		return -ECANCELED;
 	memset(res, 0, sizeof(*res));
 	size_t cap_bytes = o->output_cap ? o->output_cap : 64 * 1024;
 	struct capture cap[2] = { { -1, NULL, 0, cap_bytes, false }, { -1, NULL, 0, cap_bytes, false } };

@@ -6,6 +6,7 @@
 #ifndef PMPPLAB_RUNNER_H
 #define PMPPLAB_RUNNER_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -51,6 +52,13 @@ void runner_result_release(struct runner_result *res);
 /* "exited with status 3", "crashed: segmentation fault (SIGSEGV)", "timed out after 10 s",
  * "flooded its output: ..." */
 void runner_describe(const struct runner_result *res, unsigned timeout_ms, char *buf, size_t len);
+
+/* The calling thread's cancel flag (NULL: none): while it is true, runner_run starts
+ * nothing (-ECANCELED) and stops the child it runs within 50 ms (its status is then
+ * RUNNER_SIGNALED, SIGKILL). The TUI stops a grading this way when the student saves
+ * again (grade_opts.cancel). */
+void runner_set_cancel(const atomic_bool *flag);
+const atomic_bool *runner_cancel_flag(void);
 
 /* Whether a sandbox (of the GPU kind too when GPU) can be set up here: 0 (also when the
  * sandbox is off), or -EPERM with what to do in WHY. Tried once per process and kind. */

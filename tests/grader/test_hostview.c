@@ -1,0 +1,161 @@
+/* The host view of a CUDA file (grader/hostview.h): what a reused host program depends on
+ * (issue 16, the emulator's fast build path). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hostview.h"
+
+#define BASE                                                                             \
+	"#include <stdio.h>\n"                                                           \
+	"#define TILE 16\n"                                                              \
+	"__global__ void k(float *x, int n)\n"                                           \
+	"{\n"                                                                            \
+	"    int i = blockIdx.x * blockDim.x + threadIdx.x; // the index\n"              \
+	"    if (i < n) { x[i] = 2 * x[i]; }\n"                                          \
+	"}\n"                                                                            \
+	"__host__ __device__ float twice(float v) { return 2 * v; }\n"                   \
+	"/* the host side */\n"                                                          \
+	"void run(float *x, int n)\n"                                                    \
+	"{\n"                                                                            \
+	"    k<<<(n + 255) / 256, 256>>>(x, n);\n"                                       \
+	"    printf(\"%d\\n\", __LINE__);\n"                                             \
+	"}\n"
+
+/* The view of TEXT; fails the test when it doubts. */
+static char *view(const char *text)
+{
+	struct hostview v;
+	assert_int_equal(hostview_make(text, strlen(text), &v), 0);
+	if (v.doubt)
+		fail_msg("doubt: %s", v.doubt);
+	char *out = strdup(v.text);
+	hostview_release(&v);
+	return out;
+}
+
+/* Whether the two files have the same host view. */
+static bool same(const char *a, const char *b)
+{
+	char *x = view(a), *y = view(b);
+	bool eq = strcmp(x, y) == 0;
+	free(x);
+	free(y);
+	return eq;
+}
+
+static const char *doubt_of(const char *text)
+{
+	struct hostview v;
+	assert_int_equal(hostview_make(text, strlen(text), &v), 0);
+	const char *d = v.doubt;
+	hostview_release(&v);
+	return d;
+}
+
+/* BASE with FROM replaced by TO (FROM must be in it). */
+static char *edit(const char *from, const char *to)
+{
+	const char *at = strstr(BASE, from);
+	assert_non_null(at);
+	size_t n = strlen(BASE) - strlen(from) + strlen(to) + 1;
+	char *out = malloc(n);
+	snprintf(out, n, "%.*s%s%s", (int)(at - BASE), BASE, to, at + strlen(from));
+	return out;
+}
+
+static void check(const char *from, const char *to, bool expect_same)
+{
+	char *e = edit(from, to);
+	if (same(BASE, e) != expect_same)
+		fail_msg("editing '%s' into '%s' should %s the host view", from, to,
+			 expect_same ? "keep" : "change");
+	free(e);
+}
+
+static void test_device_edits_keep_the_view(void **state)
+{
+	(void)state;
+	check("2 * x[i]", "x[i] * x[i] + 1", true);        /* a kernel's body */
+	check("if (i < n) {", "if (i <= n) { return;", true); /* braces and all */
+	check("// the index", "// another comment", true);
+	check("/* the host side */", "/* host */", true);  /* comments anywhere */
+	check("    int i", "\tint i", true);                /* spaces inside a body */
+}
+
+static void test_host_edits_change_it(void **state)
+{
+	(void)state;
+	check("(n + 255) / 256", "n / 256 + 1", false);     /* host code */
+	check("return 2 * v;", "return v + v;", false);    /* a __host__ __device__ body */
+	check("float *x, int n)\n{\n    int", "float *x, long n)\n{\n    int", false); /* a kernel's signature */
+	check("#define TILE 16", "#define TILE 32", false);
+	check("printf(\"%d", "printf( \"%d", false);       /* a space: # turns it into text */
+	check("// the index\n", "// the index\n\n", false); /* host lines move: __LINE__ */
+}
+
+/* A #define inside a kernel counts for the host code after it. */
+static void test_directives_in_device_bodies(void **state)
+{
+	(void)state;
+	check("    if (i < n)", "#define LIMIT 3\n    if (i < n)", false);
+	char *a = edit("    if (i < n)", "#define LIMIT 3\n    if (i < n)");
+	char *b = edit("    if (i < n)", "#define LIMIT 4\n    if (i < n)");
+	assert_false(same(a, b));
+	free(a);
+	free(b);
+}
+
+/* Namespaces and extern "C" keep declarations inside; types and initialisers are kept. */
+static void test_scopes(void **state)
+{
+	(void)state;
+	const char *ns = "namespace lab { __global__ void k(int *x) { x[0] = 1; } }\n"
+			 "extern \"C\" { __device__ int f(int v) { return v; } }\n"
+			 "struct S { int a; __device__ int get() { return a; } };\n"
+			 "int table[2] = { 1, 2 };\n";
+	const char *ns2 = "namespace lab { __global__ void k(int *x) { x[0] = 2; } }\n"
+			  "extern \"C\" { __device__ int f(int v) { return -v; } }\n"
+			  "struct S { int a; __device__ int get() { return a; } };\n"
+			  "int table[2] = { 1, 2 };\n";
+	const char *ty = "namespace lab { __global__ void k(int *x) { x[0] = 1; } }\n"
+			 "extern \"C\" { __device__ int f(int v) { return v; } }\n"
+			 "struct S { int a; __device__ int get() { return a + 1; } };\n"
+			 "int table[2] = { 1, 2 };\n";
+	assert_true(same(ns, ns2));
+	assert_false(same(ns, ty)); /* a member function stays: not told apart */
+}
+
+static void test_doubts(void **state)
+{
+	(void)state;
+	assert_null(doubt_of(BASE));
+	assert_null(doubt_of("#ifndef TILE\n#define TILE 16\n#endif\n" BASE));
+	assert_non_null(doubt_of("#define KERNEL __global__\nKERNEL void k() {}\n"));
+	assert_non_null(doubt_of("#include \"mine.h\"\n" BASE));
+	assert_non_null(doubt_of("#ifdef X\n__device__\n#endif\nvoid f() {}\n"));
+	assert_non_null(doubt_of("__global__ void k() {\n#if A\n}\n#else\n}\n#endif\n"));
+	assert_non_null(doubt_of("const char *s = R\"(a \" b)\";\n"));
+	assert_non_null(doubt_of("int c = __COUNTER__;\n"));
+	assert_non_null(doubt_of("void f() {\n"));
+	assert_non_null(doubt_of("}\n"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_device_edits_keep_the_view),
+		cmocka_unit_test(test_host_edits_change_it),
+		cmocka_unit_test(test_directives_in_device_bodies),
+		cmocka_unit_test(test_scopes),
+		cmocka_unit_test(test_doubts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
