@@ -90,6 +90,11 @@ struct barriers_context {
 	uint64_t seed;           /* the grading's seed (datagen_request_file) */
 	unsigned timeout_ms;     /* per run of the student program */
 	struct subrun *runs;     /* how the programs run (sandbox, fail fast) */
+	/* gpu: the twin's run under the race checker on the check's dataset, made already
+	 * (grade.c shares it with memcheck): its result file (events: that path and
+	 * ".events") and how it ended; NULL: the check runs it itself */
+	const char *twin_forward;
+	const struct runner_result *twin_forward_res;
 };
 
 /* Runs a check of kind barriers and adds its test to r. Returns 0, or a negative code

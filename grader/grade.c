@@ -38,11 +38,18 @@ struct grading {
 	struct build_result prog, ref_build;
 	struct build_result emu;  /* gpu: the submission built for the emulator too */
 	int emu_rc;               /* 1 not built yet, 0 built, < 0 could not build */
+	struct twin_run {         /* gpu: its race-checked run, for memcheck and barriers */
+		const struct spec_dataset *d; /* NULL: not run yet */
+		int rc;
+		char result[192], events[208];
+		struct runner_result res;
+	} twin;
 	char tmp[64];             /* the grading's folder (scratch.h), holding: */
 	char box[80];             /*   the inputs and what the program writes: all it sees */
 	char ref[80];             /*   the expected outputs: the grader's only */
 	struct subrun runs;       /* every run of the submission (sandbox, fail fast) */
 	const char *source;
+	unsigned reported;        /* tests of the report sent to opts->progress */
 };
 
 static void progress(struct grading *g, enum grade_stage stage, unsigned index, unsigned count,
@@ -50,7 +57,13 @@ static void progress(struct grading *g, enum grade_stage stage, unsigned index, 
 {
 	if (!g->opts->progress)
 		return;
-	struct grade_progress p = { stage, index, count, what };
+	/* The tests the last step added are final now (issue 16: results as they come). */
+	for (; g->report && g->reported < g->report->n_tests; g->reported++) {
+		struct grade_progress r = { .stage = GRADE_STAGE_RESULT, .index = g->reported,
+					    .test = &g->report->tests[g->reported] };
+		g->opts->progress(g->opts->userdata, &r);
+	}
+	struct grade_progress p = { stage, index, count, what, NULL };
 	g->opts->progress(g->opts->userdata, &p);
 }
 
@@ -171,6 +184,7 @@ static int do_build(struct grading *g)
 	int rc = build_lab(g->spec, g->source, g->backend, &g->prog, g->diags);
 	g->report->build_ms_host = g->prog.ms_host;
 	g->report->build_ms_ptx = g->prog.ms_ptx;
+	g->report->build_host_reused = g->prog.host_reused;
 	if (rc == -ENOEXEC)
 		explain_glue_errors(g);
 	for (unsigned i = 0; i < g->prog.diags.n; i++) {
@@ -195,10 +209,12 @@ static int do_build(struct grading *g)
 
 /* Runs ARGV (B's program, under a tool or not) on REQUEST, writing RESULT (and its
  * events; LOG: a tool's file, may be NULL), with the emulator's environment where B is
- * an emulator build. WHAT names the run in messages. */
-static int run_argv(struct grading *g, const struct build_result *b, const char **argv,
-		    const char *request, const char *result, const char *log,
-		    unsigned timeout_ms, const char *what, struct runner_result *res)
+ * an emulator build, and EXTRA (NAME=value, may be NULL) in it. WHAT names the run in
+ * messages. */
+static int run_argv_env(struct grading *g, const struct build_result *b, const char **argv,
+			const char *request, const char *result, const char *log,
+			unsigned timeout_ms, const char *what, const char *extra,
+			struct runner_result *res)
 {
 	char ptx_env[PATH_MAX + 32], events_env[PATH_MAX + 32], events[PATH_MAX];
 	snprintf(ptx_env, sizeof(ptx_env), "PMPPLAB_EMU_PTX=%s", b->ptx ? b->ptx : "");
@@ -210,13 +226,21 @@ static int run_argv(struct grading *g, const struct build_result *b, const char 
 	unsigned margin = timeout_ms / 10 > 1000 ? timeout_ms / 10 : 1000;
 	snprintf(stop_env, sizeof(stop_env), "PMPPLAB_EMU_STOP_MS=%u",
 		 timeout_ms > 2 * margin ? timeout_ms - margin : timeout_ms / 2);
-	char *env[] = { ptx_env, events_env, stop_env, NULL };
+	char *env[] = { ptx_env, events_env, stop_env, (char *)extra, NULL };
 	struct subrun_call c = {
 		.b = b, .argv = argv, .env = b->ptx ? env : NULL,
 		.reads = { request }, .writes = { result, events, log },
 		.timeout_ms = timeout_ms, .output_cap = 64 * 1024, .what = what,
 	};
 	return subrun_run(&g->runs, &c, res);
+}
+
+/* run_argv_env without the extra variable. */
+static int run_argv(struct grading *g, const struct build_result *b, const char **argv,
+		    const char *request, const char *result, const char *log,
+		    unsigned timeout_ms, const char *what, struct runner_result *res)
+{
+	return run_argv_env(g, b, argv, request, result, log, timeout_ms, what, NULL, res);
 }
 
 /* Runs PROGRAM on REQUEST, writing RESULT; under compute-sanitizer's memcheck when
@@ -230,15 +254,53 @@ static int run_program(struct grading *g, const struct build_result *b, const ch
 	return run_argv(g, b, argv, request, result, NULL, timeout_ms, what, res);
 }
 
+/* Where the expected outputs for REQUEST are kept: they depend on the reference program
+ * (its build's path holds its hash) and the inputs only. Kept only when the seed was
+ * given (a class, a lab check: every submission gets the same inputs, issue 16); a fresh
+ * seed's would never be asked for again. */
+static bool expected_kept(const struct grading *g, const char *request, char *path, size_t len)
+{
+	char *cache = g->opts->seed ? paths_cache_dir() : NULL;
+	if (!cache)
+		return false;
+	struct fs_hash h;
+	char hex[33];
+	fs_hash_init(&h);
+	fs_hash_str(&h, "pmpplab-expected-1");
+	fs_hash_str(&h, g->ref_build.program);
+	fs_hash_file(&h, request);
+	fs_hash_hex(&h, hex);
+	snprintf(path, len, "%s/expected/%s", cache, hex);
+	free(cache);
+	return true;
+}
+
 /* The lab's CPU reference on REQUEST, writing the expected outputs where only the grader
- * looks: the lab's own code, not sandboxed. */
+ * looks: the lab's own code, not sandboxed; or the outputs it gave an earlier grading on
+ * the same inputs (then *res is a clean exit with no output). */
 static int run_reference(struct grading *g, const char *request, const char *expected,
 			 struct runner_result *res)
 {
+	char kept[PATH_MAX];
+	bool keep = expected_kept(g, request, kept, sizeof(kept));
+	if (keep && fs_copy_new(kept, expected) == 0) {
+		memset(res, 0, sizeof(*res));
+		res->status = RUNNER_EXITED;
+		return 0;
+	}
 	const char *argv[] = { g->ref_build.program, request, expected, NULL };
 	struct runner_opts o = { .argv = (char *const *)argv, .cwd = g->ref,
 				 .timeout_ms = 120 * 1000, .output_cap = 64 * 1024 };
-	return runner_run(&o, res);
+	int rc = runner_run(&o, res);
+	if (rc == 0 && keep && res->status == RUNNER_EXITED && res->exit_code == 0) {
+		char tmp[PATH_MAX + 32], dir[PATH_MAX];
+		snprintf(tmp, sizeof(tmp), "%s.tmp.%d", kept, (int)getpid());
+		snprintf(dir, sizeof(dir), "%s", kept);
+		*strrchr(dir, '/') = '\0';
+		if (paths_mkdirs(dir) < 0 || fs_copy_new(expected, tmp) < 0 || rename(tmp, kept) != 0)
+			unlink(tmp);
+	}
+	return rc;
 }
 
 /* A check or dataset (its input REQUEST) not run because an earlier run would only be
@@ -499,13 +561,56 @@ static const struct build_result *emu_twin(struct grading *g)
 	return g->emu_rc == 0 ? &g->emu : NULL;
 }
 
-/* gpu: runs the emulator twin on REQUEST; true (and *f) when it found a bad access. */
-static bool emu_memcheck(struct grading *g, const char *request, const char *actual,
-			 struct memcheck_finding *f)
+/* The dataset of the spec's barriers check, or NULL when it has none. */
+static const struct spec_dataset *barriers_dataset(const struct lab_spec *s)
+{
+	for (unsigned i = 0; i < s->checks_count; i++)
+		if (s->checks[i].kind == SPEC_CHECK_BARRIERS)
+			return check_dataset(s, &s->checks[i]);
+	return NULL;
+}
+
+/* gpu: the emulator twin's run on dataset D under the race checker, made once for the
+ * barriers check (its race findings and its forward result) and memcheck (the
+ * emulator checks every access on every run, race-checked or not), which used to run
+ * the twin again on the same dataset (issue 16). NULL when there is no twin, when D is
+ * not the barriers check's dataset, or when the run could not start. */
+static const struct twin_run *twin_race_run(struct grading *g, const struct spec_dataset *d)
+{
+	const struct build_result *twin = emu_twin(g);
+	struct twin_run *t = &g->twin;
+	if (!twin || d != barriers_dataset(g->spec))
+		return NULL;
+	if (t->d)
+		return t->rc == 0 ? t : NULL;
+	t->d = d;
+	char request[160], err[160];
+	snprintf(request, sizeof(request), "%s/%s.in", g->box, d->name);
+	snprintf(t->result, sizeof(t->result), "%s/%s.twin", g->box, d->name);
+	snprintf(t->events, sizeof(t->events), "%s.events", t->result);
+	t->rc = datagen_request_file(g->spec, d, g->report->seed, request, err, sizeof(err));
+	if (t->rc == 0) {
+		const char *argv[9];
+		memcheck_command(argv, NULL, NULL, twin->program, request, t->result);
+		t->rc = run_argv_env(g, twin, argv, request, t->result, NULL,
+				     20 * lab_timeout_ms(g->spec), "the emulator build, race-checked",
+				     "PMPPLAB_EMU_RACECHECK=1", &t->res);
+	}
+	return t->rc == 0 ? t : NULL;
+}
+
+/* gpu: runs the emulator twin on REQUEST (dataset D); true (and *f) when it found a bad
+ * access. */
+static bool emu_memcheck(struct grading *g, const struct spec_dataset *d, const char *request,
+			 const char *actual, struct memcheck_finding *f)
 {
 	const struct build_result *twin = emu_twin(g);
 	if (!twin)
 		return false;
+	const struct twin_run *t = twin_race_run(g, d);
+	if (t)
+		return memcheck_scan(t->res.out, t->events, f) ||
+		       memcheck_scan(t->res.err, t->events, f);
 	char result[176], events[192];
 	snprintf(result, sizeof(result), "%s.emu", actual);
 	snprintf(events, sizeof(events), "%s.events", result);
@@ -567,7 +672,7 @@ static void grade_memcheck(struct grading *g, const struct spec_check *c)
 			   strerror(-rc));
 	} else if (memcheck_scan(res.out, events, &f) || memcheck_scan(res.err, events, &f)) {
 		report_add(g->report, "memcheck", c->points, false, "%s", f.text);
-	} else if (ran && emu_memcheck(g, request, actual, &f)) {
+	} else if (ran && emu_memcheck(g, d, request, actual, &f)) {
 		report_add(g->report, "memcheck", c->points, false, "%s\n(Found by pmpplab's emulator, %s)", f.text,
 			   sanitizer ? "which leaves a gap after every array; on the GPU this access "
 				       "landed in memory the program owns (the next array, or the padding "
@@ -635,6 +740,11 @@ static int grade_barriers(struct grading *g, const struct spec_check *c)
 		.seed = g->report->seed, .timeout_ms = lab_timeout_ms(g->spec), .runs = &g->runs,
 	};
 	ctx.emu_twin = emu_twin(g);
+	const struct twin_run *t = twin_race_run(g, check_dataset(g->spec, c));
+	if (t) {
+		ctx.twin_forward = t->result;
+		ctx.twin_forward_res = &t->res;
+	}
 	return barriers_grade(&ctx, c, g->report, g->diags);
 }
 
@@ -714,9 +824,17 @@ static void grade_profile(struct grading *g)
 		runner_result_release(&res);
 }
 
+/* Whether opts->cancel asks the run to stop (the runner stops the child running). */
+static bool stopped(const struct grading *g)
+{
+	return g->opts->cancel && atomic_load(g->opts->cancel);
+}
+
 static int grade_run(struct grading *g)
 {
 	int rc = do_build(g);
+	if (stopped(g))
+		return -ECANCELED;
 	if (rc < 0 && rc != -ENOEXEC)
 		return rc;
 	bool built = rc == 0;
@@ -731,6 +849,8 @@ static int grade_run(struct grading *g)
 		count += !(g->opts->quick && g->spec->datasets[i].perf);
 	for (unsigned i = 0, k = 0; i < g->spec->datasets_count; i++) {
 		const struct spec_dataset *d = &g->spec->datasets[i];
+		if (stopped(g))
+			return -ECANCELED;
 		if (g->opts->quick && d->perf)
 			continue;
 		progress(g, GRADE_STAGE_DATASET, k++, count, d->name);
@@ -744,6 +864,8 @@ static int grade_run(struct grading *g)
 	}
 	for (unsigned i = 0; i < g->spec->checks_count; i++) {
 		const struct spec_check *c = &g->spec->checks[i];
+		if (stopped(g))
+			return -ECANCELED;
 		if (!built) {
 			/* the names the checks give themselves, so a class's gradebook has one
 			 * column per check */
@@ -765,7 +887,7 @@ static int grade_run(struct grading *g)
 	}
 	if (built && g->opts->profile)
 		grade_profile(g);
-	return 0;
+	return stopped(g) ? -ECANCELED : 0;
 }
 
 static void sweep_stale(void)
@@ -833,14 +955,19 @@ int grade_lab(const struct lab_spec *spec, const struct grade_opts *opts, struct
 	if (rc == 0 && (mkdir(g.box, 0711) != 0 || mkdir(g.ref, 0700) != 0))
 		rc = -errno;
 	if (rc == 0) {
+		const atomic_bool *outer = runner_cancel_flag();
+		runner_set_cancel(opts->cancel);
 		g.report->sandboxed = sandbox_enabled();
 		rc = grade_run(&g);
+		runner_set_cancel(outer);
 	}
 	if (made)
 		fs_remove_tree(g.tmp);
 	build_result_release(&g.prog);
 	build_result_release(&g.ref_build);
 	build_result_release(&g.emu);
+	if (g.twin.d && g.twin.rc == 0)
+		runner_result_release(&g.twin.res);
 	free(student);
 	progress(&g, GRADE_STAGE_DONE, 0, 0, NULL);
 	if (rc < 0) {

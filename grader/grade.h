@@ -4,6 +4,7 @@
 #ifndef PMPPLAB_GRADE_H
 #define PMPPLAB_GRADE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -19,12 +20,15 @@ enum grade_stage {
 	GRADE_STAGE_DATASET,    /* running dataset `index` of `count` */
 	GRADE_STAGE_CHECK,      /* running an extra check (memcheck...) */
 	GRADE_STAGE_DONE,
+	GRADE_STAGE_RESULT,     /* test `index` of the report is final: `test` (issue 16:
+				 * the TUI shows results as they come) */
 };
 
 struct grade_progress {
 	enum grade_stage stage;
 	unsigned index, count;  /* for GRADE_STAGE_DATASET */
 	const char *what;       /* dataset or check name, or NULL */
+	const struct report_test *test; /* GRADE_STAGE_RESULT: valid during the call only */
 };
 
 typedef void (*grade_progress_fn)(void *userdata, const struct grade_progress *p);
@@ -37,11 +41,16 @@ struct grade_opts {
 	bool profile;               /* gpu: also measure each kernel with ncu (ncu.h) */
 	grade_progress_fn progress; /* may be NULL */
 	void *userdata;
+	const atomic_bool *cancel;  /* may be NULL; set (from another thread) to stop the run:
+				     * the child running is stopped and nothing more starts
+				     * (runner_set_cancel) */
 };
 
 /* Grades one lab. Returns 0 with *out set (even when tests failed: the report says so),
  * or a negative code for a configuration error (no nvcc, unreadable submission...),
- * with the reason in diags. Free the report with report_free. */
+ * with the reason in diags; -ECANCELED when opts->cancel stopped it. Free the report
+ * with report_free. Each test goes to opts->progress (GRADE_STAGE_RESULT) when it is
+ * final, before the next step starts. */
 int grade_lab(const struct lab_spec *spec, const struct grade_opts *opts,
 	      struct report **out, struct diag_list *diags);
 

@@ -41,6 +41,7 @@ struct app {
 	struct job *job;
 	const struct lab_spec *job_lab; /* the lab the running job grades */
 	struct results_run run;
+	struct report *partial;  /* the tests of the running job so far (issue 16) */
 	bool rerun_pending, rerun_quick;
 	/* The latest result, for report_lab. */
 	const struct lab_spec *report_lab;

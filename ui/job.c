@@ -1,12 +1,10 @@
 /* job: grading in a background thread, reported through a pipe. See job.h. */
 #include "job.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +22,7 @@ struct job_msg {
 	char what[96];
 	double at_ms;              /* since the run started */
 	struct job_result *result; /* JOB_DONE */
+	struct report_test *test;  /* GRADE_STAGE_RESULT: a copy for the UI thread */
 };
 
 struct job_result {
@@ -39,6 +38,7 @@ struct job {
 	int rfd, wfd;
 	bool busy;
 	pthread_t thread;
+	atomic_bool cancel; /* grade_opts.cancel: job_stop sets it */
 	struct timespec t0; /* when the run started */
 	const struct lab_spec *spec;
 	struct grade_opts opts;
@@ -116,6 +116,12 @@ static void job_progress(void *userdata, const struct grade_progress *p)
 		m.has_what = true;
 		strncpy(m.what, p->what, sizeof(m.what) - 1);
 	}
+	if (p->stage == GRADE_STAGE_RESULT && p->test) {
+		m.test = xcalloc(1, sizeof(*m.test));
+		*m.test = *p->test;
+		m.test->name = xstrdup(p->test->name ? p->test->name : "");
+		m.test->output = p->test->output ? xstrdup(p->test->output) : NULL;
+	}
 	job_send(j, &m);
 }
 
@@ -146,6 +152,8 @@ int job_start(struct job *j, const struct lab_spec *spec, const struct grade_opt
 	j->opts.submission = j->submission;
 	j->opts.progress = job_progress;
 	j->opts.userdata = j;
+	j->opts.cancel = &j->cancel;
+	atomic_store(&j->cancel, false);
 	int rc = pthread_create(&j->thread, NULL, job_thread, j);
 	if (rc != 0)
 		return -rc;
@@ -167,7 +175,8 @@ int job_next(struct job *j, struct job_event *ev)
 	memset(ev, 0, sizeof(*ev));
 	ev->kind = m.kind;
 	if (m.kind == JOB_PROGRESS) {
-		ev->progress = (struct grade_progress){m.stage, m.index, m.count, NULL};
+		ev->progress = (struct grade_progress){m.stage, m.index, m.count, NULL, m.test};
+		ev->test = m.test;
 		ev->at_ms = m.at_ms;
 		if (m.has_what) {
 			memcpy(ev->what, m.what, sizeof(ev->what));
@@ -187,58 +196,34 @@ int job_next(struct job *j, struct job_event *ev)
 	return 1;
 }
 
-/* The parent of process PID, from /proc/PID/stat ("pid (comm) state ppid ..."), or -1. */
-static pid_t job_ppid(const char *pid)
+void job_test_free(struct report_test *t)
 {
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	const char *p = strrchr(buf, ')'); /* comm may hold spaces and parentheses */
-	int ppid;
-	return p && sscanf(p + 1, " %*c %d", &ppid) == 1 ? (pid_t)ppid : -1;
+	if (!t)
+		return;
+	free(t->name);
+	free(t->output);
+	free(t);
 }
 
-/* Kills every child of this process and its process group (the grader's runner gives
- * each child one, so that goes for what the child started too). Returns how many. */
-static unsigned job_kill_children(void)
+void job_stop(struct job *j)
 {
-	DIR *d = opendir("/proc");
-	if (!d)
-		return 0;
-	pid_t self = getpid();
-	unsigned n = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] < '1' || e->d_name[0] > '9' || job_ppid(e->d_name) != self)
-			continue;
-		pid_t pid = (pid_t)atoi(e->d_name);
-		kill(-pid, SIGKILL);
-		kill(pid, SIGKILL);
-		n++;
-	}
-	closedir(d);
-	return n;
+	if (j && j->busy)
+		atomic_store(&j->cancel, true);
 }
 
 int job_cancel(struct job *j, unsigned timeout_ms)
 {
 	if (!j || !j->busy)
 		return 0;
+	job_stop(j);
 	struct timespec t0, now;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
-		job_kill_children();
 		struct pollfd p = {j->rfd, POLLIN, 0};
 		if (poll(&p, 1, 20) > 0) {
 			struct job_event ev;
 			while (job_next(j, &ev) == 1) {
+				job_test_free(ev.test);
 				if (ev.kind != JOB_DONE)
 					continue;
 				report_free(ev.report);

@@ -82,6 +82,7 @@ static void lab_render_results(struct lab_panel *lp, int width)
 		.spec = a->open,
 		.student_path = a->student_path,
 		.run = a->job_lab == a->open ? &a->run : NULL,
+		.partial = a->job_lab == a->open ? a->partial : NULL,
 		.report = mine ? a->report : NULL,
 		.report_quick = a->report_quick,
 		.elapsed_ms = a->elapsed_ms,

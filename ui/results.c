@@ -90,6 +90,36 @@ static void check_line(struct sline_list *out, enum glyph g, enum ui_role role,
 	}
 }
 
+static void fmt_score(char *buf, size_t n, double score, double max);
+static void render_output(const struct results_input *in, const char *output,
+			  struct sline_list *out);
+
+/* The checklist of tests T[0..N): a mark and the score each, and what to do under each
+ * failed one. BUILD_DIAGS: the report's compiler diagnostics, shown apart. */
+static void render_tests(const struct results_input *in, const struct report_test *t, unsigned n,
+			 unsigned build_diags, struct sline_list *out)
+{
+	char buf[64];
+	for (unsigned i = 0; i < n; i++) {
+		bool ok = t[i].status == TEST_PASSED;
+		char why[96];
+		if (results_test_skipped(&t[i], why, sizeof(why))) {
+			/* Not a pass: nothing was measured and no points were at stake. */
+			check_line(out, GLYPH_SKIPPED, ROLE_DIM, ROLE_DIM, t[i].name, NULL);
+			sline_printf(&out->lines[out->n - 1], ROLE_DIM, " (%s)", why);
+			continue;
+		}
+		fmt_score(buf, sizeof(buf), t[i].score, t[i].max_score);
+		check_line(out, ok ? GLYPH_PASS : GLYPH_FAIL, ok ? ROLE_PASS : ROLE_FAIL,
+			   ROLE_NORMAL, t[i].name, *buf ? buf : NULL);
+		/* Passed tests say little worth reading; failed ones say what to do. The
+		 * build's text repeats the diagnostics shown below with source lines. */
+		bool is_build = strcmp(t[i].name, "build") == 0;
+		if (!ok && t[i].output && !(is_build && build_diags))
+			render_output(in, t[i].output, out);
+	}
+}
+
 /* One row of the running checklist: step STEP when step CUR is running. A finished step
  * is only done: whether it passed is the report's to say (a dataset whose output is
  * wrong finishes too), so no pass mark before the report. */
@@ -101,6 +131,16 @@ static void step_line(struct sline_list *out, unsigned step, unsigned cur, const
 		check_line(out, GLYPH_RUNNING, ROLE_RUNNING, ROLE_RUNNING, name, NULL);
 	else
 		check_line(out, GLYPH_PENDING, ROLE_DIM, ROLE_DIM, name, NULL);
+}
+
+/* The test of P named NAME (EXACT) or whose name starts with it, or NULL. */
+static const struct report_test *partial_test(const struct report *p, const char *name, bool exact)
+{
+	for (unsigned i = 0; p && i < p->n_tests; i++)
+		if (exact ? strcmp(p->tests[i].name, name) == 0
+			  : strncmp(p->tests[i].name, name, strlen(name)) == 0)
+			return &p->tests[i];
+	return NULL;
 }
 
 /* The checklist of a run in progress: steps before the current one are done, the
@@ -124,8 +164,22 @@ static void render_running(const struct results_input *in, struct sline_list *ou
 	case GRADE_STAGE_CHECK: cur = 2 + ndata; break;
 	default: cur = 1000; break;
 	}
+	/* A step whose test is final shows it as the report will (issue 16): the first
+	 * verdict comes before the run ends. */
+	const struct report *p = in->partial;
+	const struct report_test *checks[64];
+	unsigned nchecks = 0;
+	for (unsigned i = 0; p && i < p->n_tests && nchecks < 64; i++)
+		if (strcmp(p->tests[i].name, "build") != 0 &&
+		    strncmp(p->tests[i].name, "correctness: ", 13) != 0)
+			checks[nchecks++] = &p->tests[i];
 	unsigned step = 0;
-	step_line(out, step++, cur, "build");
+	const struct report_test *t = partial_test(p, "build", true);
+	if (t)
+		render_tests(in, t, 1, 0, out);
+	else
+		step_line(out, step, cur, "build");
+	step++;
 	step_line(out, step++, cur, "expected outputs (CPU reference)");
 	unsigned k = 0;
 	for (unsigned i = 0; i < spec->datasets_count; i++) {
@@ -133,13 +187,25 @@ static void render_running(const struct results_input *in, struct sline_list *ou
 			continue;
 		char *name =
 			xasprintf("correctness: %s (%u of %u)", spec->datasets[i].name, ++k, ndata);
-		step_line(out, step++, cur, name);
+		char *prefix = xasprintf("correctness: %s (", spec->datasets[i].name);
+		if ((t = partial_test(p, prefix, false)))
+			render_tests(in, t, 1, 0, out);
+		else
+			step_line(out, step, cur, name);
+		step++;
+		free(prefix);
 		free(name);
 	}
+	/* The checks share one stage: those with a test are done, the next one runs. */
 	for (unsigned i = 0; i < spec->checks_count; i++) {
-		enum spec_check_kind k = spec->checks[i].kind;
-		step_line(out, step++, cur, k == SPEC_CHECK_PERFORMANCE ? "performance"
-					    : k == SPEC_CHECK_BARRIERS ? "barriers" : "memcheck");
+		enum spec_check_kind kind = spec->checks[i].kind;
+		const char *name = kind == SPEC_CHECK_PERFORMANCE ? "performance"
+				   : kind == SPEC_CHECK_BARRIERS ? "barriers"
+				   : kind == SPEC_CHECK_OPTIMISATIONS ? "optimisations" : "memcheck";
+		if (i < nchecks)
+			render_tests(in, checks[i], 1, 0, out);
+		else
+			step_line(out, step + (cur == step && i > nchecks), cur, name);
 	}
 }
 
@@ -224,30 +290,15 @@ static void render_report(const struct results_input *in, struct sline_list *out
 		results_run_timing(in->timing, t, sizeof(t));
 		if (*t)
 			sline_list_addf(out, ROLE_DIM, "%s", t);
-		if (*t && r->build_ms_ptx > 0) /* the emulator's two compiles, side by side */
+		if (*t && r->build_host_reused) /* the fast build: the PTX only */
+			sline_list_addf(out, ROLE_DIM, "nvcc: PTX %.2f s (host code unchanged: program reused)",
+					r->build_ms_ptx / 1000);
+		else if (*t && r->build_ms_ptx > 0) /* the emulator's two compiles, side by side */
 			sline_list_addf(out, ROLE_DIM, "nvcc: program %.2f s, PTX %.2f s, in parallel",
 					r->build_ms_host / 1000, r->build_ms_ptx / 1000);
 	}
 	sline_list_add(out);
-	for (unsigned i = 0; i < r->n_tests; i++) {
-		const struct report_test *t = &r->tests[i];
-		bool ok = t->status == TEST_PASSED;
-		char why[96];
-		if (results_test_skipped(t, why, sizeof(why))) {
-			/* Not a pass: nothing was measured and no points were at stake. */
-			check_line(out, GLYPH_SKIPPED, ROLE_DIM, ROLE_DIM, t->name, NULL);
-			sline_printf(&out->lines[out->n - 1], ROLE_DIM, " (%s)", why);
-			continue;
-		}
-		fmt_score(buf, sizeof(buf), t->score, t->max_score);
-		check_line(out, ok ? GLYPH_PASS : GLYPH_FAIL, ok ? ROLE_PASS : ROLE_FAIL,
-			   ROLE_NORMAL, t->name, *buf ? buf : NULL);
-		/* Passed tests say little worth reading; failed ones say what to do. The
-		 * build's text repeats the diagnostics shown below with source lines. */
-		bool is_build = strcmp(t->name, "build") == 0;
-		if (!ok && t->output && !(is_build && r->build.n))
-			render_output(in, t->output, out);
-	}
+	render_tests(in, r->tests, r->n_tests, r->build.n, out);
 	render_build_diags(in, out);
 	if (in->report_quick)
 		sline_list_addf(out, ROLE_DIM,
@@ -316,6 +367,11 @@ static enum results_phase phase_of(enum grade_stage st)
 
 void results_run_progress(struct results_run *run, const struct grade_progress *p, double at_ms)
 {
+	if (p->stage == GRADE_STAGE_RESULT) {
+		if (run->first_result_ms <= 0)
+			run->first_result_ms = at_ms > 0 ? at_ms : 0.001;
+		return;
+	}
 	if (at_ms > run->last_ms)
 		run->phase_ms[phase_of(run->stage)] += at_ms - run->last_ms;
 	run->last_ms = at_ms > run->last_ms ? at_ms : run->last_ms;

@@ -22,12 +22,14 @@ struct results_run {
 	char what[96];
 	double phase_ms[PHASE_COUNT]; /* time spent in each phase so far */
 	double last_ms;               /* time of the latest message */
+	double first_result_ms;       /* when the first test was final; 0 = none yet */
 };
 
 /* Starts RUN afresh (quick or not) at the build stage. */
 void results_run_start(struct results_run *run, bool quick);
 /* Takes in a progress message sent AT_MS after the run started: the time since the
- * previous message goes to the phase that was running. GRADE_STAGE_DONE ends the run. */
+ * previous message goes to the phase that was running. GRADE_STAGE_DONE ends the run;
+ * GRADE_STAGE_RESULT (a test is final) changes no phase. */
 void results_run_progress(struct results_run *run, const struct grade_progress *p, double at_ms);
 /* "build 2.1 s · reference 0.1 s · run 0.9 s · checks 0.4 s", the phases that took time. */
 void results_run_timing(const struct results_run *run, char *buf, unsigned len);
@@ -36,6 +38,7 @@ struct results_input {
 	const struct lab_spec *spec;
 	const char *student_path;         /* the file the student edits (for source lines) */
 	const struct results_run *run;    /* NULL or not running: show the report */
+	const struct report *partial;     /* the running job's final tests so far, or NULL */
 	const struct report *report;      /* latest report, or NULL */
 	bool report_quick;                /* it came from a quick run */
 	double elapsed_ms;                /* how long it took; 0 = unknown */

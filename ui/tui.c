@@ -120,9 +120,11 @@ static void app_run(struct app *a, bool quick)
 	if (!a->open)
 		app_open_lab(a, a->selected);
 	if (job_busy(a->job)) {
+		/* Issue 16: what runs is about the file as it was; the new run replaces it. */
 		a->rerun_pending = true;
 		a->rerun_quick = quick;
-		app_status(a, ROLE_STATUS, "A run is going; the next starts when it ends.");
+		job_stop(a->job);
+		app_status(a, ROLE_STATUS, "Stopping the run that is going; the new one starts next.");
 		return;
 	}
 	struct grade_opts opts = {
@@ -139,6 +141,8 @@ static void app_run(struct app *a, bool quick)
 		return;
 	}
 	a->job_lab = spec;
+	report_free(a->partial);
+	a->partial = report_new(spec->id, a->student_path, "", 0);
 	results_run_start(&a->run, quick);
 	lab_panel_show_results(a->lab_panel);
 	app_status(a, ROLE_RUNNING, "%s %s", quick ? "Quick run of" : "Grading", spec->id);
@@ -165,6 +169,16 @@ static void app_progress(struct app *a, const struct job_event *ev)
 	case GRADE_STAGE_CHECK:
 		app_status(a, ROLE_RUNNING, "Checking: %s", p->what ? p->what : "");
 		break;
+	case GRADE_STAGE_RESULT: /* issue 16: shown in the results pane as it comes */
+		if (ev->test && a->partial) {
+			const struct report_test *t = ev->test;
+			struct report_test *c = report_add(a->partial, t->name, t->max_score,
+							   t->status == TEST_PASSED, "%s",
+							   t->output ? t->output : "");
+			if (c)
+				c->score = t->score;
+		}
+		break;
 	case GRADE_STAGE_DONE: break;
 	}
 }
@@ -175,13 +189,28 @@ static void app_done(struct app *a, struct job_event *ev)
 	const struct lab_spec *spec = a->job_lab;
 	struct grade_progress done = { .stage = GRADE_STAGE_DONE };
 	results_run_progress(&a->run, &done, ev->at_ms);
+	report_free(a->partial);
+	a->partial = NULL;
+	if (ev->rc == -ECANCELED) { /* stopped for a newer run (job_stop): nothing to keep */
+		report_free(ev->report);
+		diag_list_release(&ev->diags);
+		if (a->rerun_pending && a->open) {
+			a->rerun_pending = false;
+			app_run(a, a->rerun_quick);
+		}
+		return;
+	}
 	a->timing = a->run;
 	char t[160];
 	results_run_timing(&a->run, t, sizeof(t));
 	/* stderr is tui.log while the screen is up: a record for bench/ui_feedback.sh. */
 	fprintf(stderr, "pmpplab: %s %s: %.0f ms: %s", spec->id,
 		ev->quick ? "quick run" : "grade", ev->elapsed_ms, t);
-	if (ev->report && ev->report->build_ms_host > 0)
+	if (a->run.first_result_ms > 0)
+		fprintf(stderr, ", first result %.2f s", a->run.first_result_ms / 1000);
+	if (ev->report && ev->report->build_host_reused)
+		fprintf(stderr, " (nvcc PTX %.2f s, program reused)", ev->report->build_ms_ptx / 1000);
+	else if (ev->report && ev->report->build_ms_host > 0)
 		fprintf(stderr, " (nvcc program %.2f s, PTX %.2f s)", ev->report->build_ms_host / 1000,
 			ev->report->build_ms_ptx / 1000);
 	fputc('\n', stderr);
@@ -591,9 +620,10 @@ static void tui_handle_job(struct app *a, bool *redraw)
 {
 	struct job_event ev;
 	while (job_next(a->job, &ev) == 1) {
-		if (ev.kind == JOB_PROGRESS)
+		if (ev.kind == JOB_PROGRESS) {
 			app_progress(a, &ev);
-		else
+			job_test_free(ev.test);
+		} else
 			app_done(a, &ev);
 		*redraw = true;
 	}
@@ -713,6 +743,7 @@ int tui_run(const char *ws, const char *labs_dir, enum backend_kind backend)
 	job_free(a.job);
 	watch_free(a.watch);
 	report_free(a.report);
+	report_free(a.partial);
 	diag_list_release(&a.errors);
 	state_release(&a.state);
 	labs_release(&a.labs);

@@ -281,4 +281,50 @@ tm send-keys -t e2e Escape
 wait_for 10 "$LAB +[0-9]+ +Vector addition"
 quit_and_check
 
-echo "ok: list, open, run (failed), hint in view, fix, watch (passed), 80x24, back, quit, ASCII/mono, vt100 F5, SIGTERM, reset"
+# 10. Results as they come, and a save that stops the run going (issue 16). A file whose
+#     kernel is wrong for n = 1 and whose host code waits 8 s on the larger datasets:
+#     the failed first dataset, with what went wrong, is on the screen while the run
+#     still goes on. Saving the fixed file then stops that run: the new one passes, and
+#     only it is recorded (the stopped run counts for nothing).
+tm kill-session -t e2e
+tm -f /dev/null new-session -d -s e2e -x 160 -y 48 \
+	"cd '$WORK/ws' && LANG=C.UTF-8 LC_ALL=C.UTF-8 '$PMPPLAB' --labs '$SRC/labs' --backend $BACKEND; echo \$? >'$STATUS'"
+tm set-option -t e2e remain-on-exit on >/dev/null
+wait_for 10 "$LAB .*passed"
+tm send-keys -t e2e Enter
+wait_for 10 "Reading +Results|Lab 01: Vector addition"
+runs() {
+	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["labs"][sys.argv[2]]["runs"])' \
+		"$WORK/ws/.pmpplab/state.json" "$LAB" 2>/dev/null || echo 0
+}
+before=$(runs)
+{
+	echo '#include <unistd.h>'
+	sed -e 's/C\[i\] = A\[i\] + B\[i\];/C[i] = A[i] + B[i] + (n == 1);/' \
+		-e 's/^void vecAdd(\(.*\))$/static void vecAddNow(\1)/' "$SRC/kernels/$LAB/solution.cu"
+	echo 'void vecAdd(const float *A_h, const float *B_h, float *C_h, int n)'
+	echo '{ if (n > 1000) sleep(8); vecAddNow(A_h, B_h, C_h, n); }'
+} >"$WORK/ws/$LAB/.$STUDENT.new"
+grep -q 'static void vecAddNow' "$WORK/ws/$LAB/.$STUDENT.new" && grep -q '(n == 1)' "$WORK/ws/$LAB/.$STUDENT.new" ||
+	fail "the slow file was not made (the solution's vecAdd or its sum line changed)"
+mv "$WORK/ws/$LAB/.$STUDENT.new" "$WORK/ws/$LAB/$STUDENT"
+deadline=$((SECONDS + 120 * ${E2E_SLOW:-3}))
+while :; do
+	screen=$(tm capture-pane -p -t e2e 2>/dev/null)
+	if grep -Eq "(✘|x) correctness: tiny" <<<"$screen" && grep -q "Running dataset 3 of 3" <<<"$screen"; then
+		break
+	fi
+	grep -q "$LAB failed" <<<"$screen" && fail "the verdict of dataset tiny came only with the whole run's"
+	[ $SECONDS -lt $deadline ] || fail "no verdict of dataset tiny while the run goes on"
+	sleep 0.1
+done
+capture partial-160x48 >/dev/null
+grep -q "1 of 1 element\|C\[0\]\|wrong" "$SCREENS/partial-160x48.txt" || fail "the failed dataset's explanation is not shown while running"
+cp "$SRC/kernels/$LAB/solution.cu" "$WORK/ws/$LAB/.$STUDENT.new"
+mv "$WORK/ws/$LAB/.$STUDENT.new" "$WORK/ws/$LAB/$STUDENT"
+wait_for 120 "$LAB passed"
+capture stopped-160x48 >/dev/null
+[ "$(runs)" = $((before + 1)) ] || fail "runs went from $before to $(runs): the stopped run was recorded (or ran to its end)"
+quit_and_check
+
+echo "ok: list, open, run (failed), hint in view, fix, watch (passed), 80x24, back, quit, ASCII/mono, vt100 F5, SIGTERM, reset, results as they come, a save stops the run"

@@ -31,13 +31,13 @@ static int fake_grade(const struct lab_spec *spec, const struct grade_opts *opts
 	grader_thread = pthread_self();
 	pthread_mutex_lock(&gate);
 	pthread_mutex_unlock(&gate);
-	struct grade_progress p = {GRADE_STAGE_BUILD, 0, 1, opts->submission};
+	struct grade_progress p = {GRADE_STAGE_BUILD, 0, 1, opts->submission, NULL};
 	opts->progress(opts->userdata, &p);
-	p = (struct grade_progress){GRADE_STAGE_DATASET, 0, 2, "small"};
+	p = (struct grade_progress){GRADE_STAGE_DATASET, 0, 2, "small", NULL};
 	opts->progress(opts->userdata, &p);
-	p = (struct grade_progress){GRADE_STAGE_DATASET, 1, 2, "odd"};
+	p = (struct grade_progress){GRADE_STAGE_DATASET, 1, 2, "odd", NULL};
 	opts->progress(opts->userdata, &p);
-	p = (struct grade_progress){GRADE_STAGE_DONE, 0, 0, NULL};
+	p = (struct grade_progress){GRADE_STAGE_DONE, 0, 0, NULL, NULL};
 	opts->progress(opts->userdata, &p);
 	if (opts->quick) {
 		diag_add(diags, DIAG_ERROR, "x.cu", 3, 0, "no nvcc");
@@ -119,7 +119,8 @@ static void test_events_in_order(void **state)
 static char tmpdir[64];
 
 /* A grader like grade_lab: a temporary folder, a child per step (each would run for a
- * minute), and the folder removed on the way out, whatever the steps did. */
+ * minute), each test final before the next step, the cancel flag honoured through the
+ * runner, and the folder removed on the way out, whatever the steps did. */
 static int slow_grade(const struct lab_spec *spec, const struct grade_opts *opts,
 		      struct report **out, struct diag_list *diags)
 {
@@ -127,6 +128,8 @@ static int slow_grade(const struct lab_spec *spec, const struct grade_opts *opts
 	(void)diags;
 	if (!mkdtemp(tmpdir))
 		return -errno;
+	runner_set_cancel(opts->cancel);
+	struct report_test first = {.name = "build", .status = TEST_PASSED};
 	char *file;
 	if (asprintf(&file, "%s/big.bin", tmpdir) > 0) {
 		FILE *f = fopen(file, "w");
@@ -134,8 +137,11 @@ static int slow_grade(const struct lab_spec *spec, const struct grade_opts *opts
 			fclose(f);
 		free(file);
 	}
-	for (unsigned i = 0; i < 3; i++) {
-		struct grade_progress p = {GRADE_STAGE_DATASET, i, 3, "large"};
+	for (unsigned i = 0; i < 3 && !atomic_load(opts->cancel); i++) {
+		struct grade_progress p = {GRADE_STAGE_RESULT, i, 0, NULL, &first};
+		if (i == 0)
+			opts->progress(opts->userdata, &p);
+		p = (struct grade_progress){GRADE_STAGE_DATASET, i, 3, "large", NULL};
 		opts->progress(opts->userdata, &p);
 		char *argv[] = {"/bin/sh", "-c", "sleep 60 & sleep 60", NULL};
 		struct runner_opts ro = {.argv = argv, .timeout_ms = 120000};
@@ -144,6 +150,9 @@ static int slow_grade(const struct lab_spec *spec, const struct grade_opts *opts
 			runner_result_release(&res);
 	}
 	fs_remove_tree(tmpdir);
+	runner_set_cancel(NULL);
+	if (atomic_load(opts->cancel))
+		return -ECANCELED;
 	*out = report_new("01-vecadd", opts->submission, "emu", 1);
 	return 0;
 }
@@ -167,6 +176,10 @@ static void test_cancel_cleans_up(void **state)
 	struct grade_opts opts = {.backend = BACKEND_EMU, .submission = "/ws/01/vecadd.cu"};
 	assert_int_equal(job_start(j, NULL, &opts), 0);
 	struct job_event ev;
+	assert_int_equal(next_event(j, &ev), 1); /* the build's test, final */
+	assert_int_equal(ev.progress.stage, GRADE_STAGE_RESULT);
+	assert_string_equal(ev.test->name, "build");
+	job_test_free(ev.test);
 	assert_int_equal(next_event(j, &ev), 1); /* the first step runs */
 	assert_int_equal(ev.kind, JOB_PROGRESS);
 	usleep(200 * 1000);
@@ -180,11 +193,49 @@ static void test_cancel_cleans_up(void **state)
 	job_free(j);
 }
 
+/* A new save stops the run: job_stop returns at once, the run ends within the runner's
+ * 50 ms tick with -ECANCELED, and the job takes the next run. */
+static void test_stop_for_a_new_run(void **state)
+{
+	(void)state;
+	struct job *j = job_new(slow_grade);
+	assert_non_null(j);
+	strcpy(tmpdir, "/tmp/pmpplab-job-test-XXXXXX");
+	struct grade_opts opts = {.backend = BACKEND_EMU, .submission = "/ws/01/vecadd.cu"};
+	assert_int_equal(job_start(j, NULL, &opts), 0);
+	struct job_event ev;
+	do {
+		assert_int_equal(next_event(j, &ev), 1);
+		job_test_free(ev.test);
+	} while (ev.progress.stage != GRADE_STAGE_DATASET);
+	usleep(100 * 1000); /* the step's child runs */
+	double t0 = now_s();
+	job_stop(j);
+	assert_true(now_s() - t0 < 0.05); /* does not wait */
+	do
+		assert_int_equal(next_event(j, &ev), 1);
+	while (ev.kind != JOB_DONE);
+	assert_true(now_s() - t0 < 2);
+	assert_int_equal(ev.rc, -ECANCELED);
+	assert_null(ev.report);
+	diag_list_release(&ev.diags);
+	strcpy(tmpdir, "/tmp/pmpplab-job-test-XXXXXX");
+	assert_int_equal(job_start(j, NULL, &opts), 0); /* a fresh run goes on */
+	do {
+		assert_int_equal(next_event(j, &ev), 1);
+		job_test_free(ev.test);
+		assert_int_equal(ev.kind, JOB_PROGRESS);
+	} while (ev.progress.stage != GRADE_STAGE_DATASET);
+	assert_int_equal(job_cancel(j, 10000), 0);
+	job_free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_events_in_order),
 		cmocka_unit_test(test_cancel_cleans_up),
+		cmocka_unit_test(test_stop_for_a_new_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -331,18 +331,18 @@ static void test_phase_timing(void **state)
 	(void)state;
 	struct results_run run;
 	results_run_start(&run, true);
-	struct grade_progress p = {GRADE_STAGE_BUILD, 0, 1, "vecadd.cu"};
+	struct grade_progress p = {GRADE_STAGE_BUILD, 0, 1, "vecadd.cu", NULL};
 	results_run_progress(&run, &p, 5);          /* 5 ms of setup count as build */
-	p = (struct grade_progress){GRADE_STAGE_REFERENCE, 0, 1, NULL};
+	p = (struct grade_progress){GRADE_STAGE_REFERENCE, 0, 1, NULL, NULL};
 	results_run_progress(&run, &p, 2105);       /* nvcc: 2.1 s */
-	p = (struct grade_progress){GRADE_STAGE_DATASET, 0, 2, "tiny"};
+	p = (struct grade_progress){GRADE_STAGE_DATASET, 0, 2, "tiny", NULL};
 	results_run_progress(&run, &p, 2155);
-	p = (struct grade_progress){GRADE_STAGE_DATASET, 1, 2, "odd"};
+	p = (struct grade_progress){GRADE_STAGE_DATASET, 1, 2, "odd", NULL};
 	results_run_progress(&run, &p, 2455);
-	p = (struct grade_progress){GRADE_STAGE_CHECK, 0, 1, "memcheck"};
+	p = (struct grade_progress){GRADE_STAGE_CHECK, 0, 1, "memcheck", NULL};
 	results_run_progress(&run, &p, 2955);
 	assert_true(run.running);
-	p = (struct grade_progress){GRADE_STAGE_DONE, 0, 0, NULL};
+	p = (struct grade_progress){GRADE_STAGE_DONE, 0, 0, NULL, NULL};
 	results_run_progress(&run, &p, 3355);
 	assert_false(run.running);
 	assert_true(run.phase_ms[PHASE_BUILD] == 2105);
