@@ -118,6 +118,10 @@ quit_and_check() {
 	[ "$status" = 0 ] || fail "pmpplab ended with status '$status'"
 }
 
+# A session that lives as long as the test: killing e2e between steps then never ends the
+# tmux server, so the next new-session cannot reach a server on its way out (the new
+# session would vanish with it).
+tm -f /dev/null new-session -d -s keep "sleep 100000"
 tm -f /dev/null new-session -d -s e2e -x 160 -y 48 \
 	"cd '$WORK/ws' && LANG=C.UTF-8 LC_ALL=C.UTF-8 EDITOR=true '$PMPPLAB' --labs '$SRC/labs' --backend $BACKEND; echo \$? >'$STATUS'"
 tm set-option -t e2e remain-on-exit on >/dev/null
@@ -290,7 +294,7 @@ tm kill-session -t e2e
 tm -f /dev/null new-session -d -s e2e -x 160 -y 48 \
 	"cd '$WORK/ws' && LANG=C.UTF-8 LC_ALL=C.UTF-8 '$PMPPLAB' --labs '$SRC/labs' --backend $BACKEND; echo \$? >'$STATUS'"
 tm set-option -t e2e remain-on-exit on >/dev/null
-wait_for 10 "$LAB .*passed"
+wait_for 10 "$LAB +[0-9]+ +Vector addition" # 9 left the starter: failing
 tm send-keys -t e2e Enter
 wait_for 10 "Reading +Results|Lab 01: Vector addition"
 runs() {
@@ -325,6 +329,8 @@ mv "$WORK/ws/$LAB/.$STUDENT.new" "$WORK/ws/$LAB/$STUDENT"
 wait_for 120 "$LAB passed"
 capture stopped-160x48 >/dev/null
 [ "$(runs)" = $((before + 1)) ] || fail "runs went from $before to $(runs): the stopped run was recorded (or ran to its end)"
+tm send-keys -t e2e Escape
+wait_for 10 "$LAB +[0-9]+ +Vector addition"
 quit_and_check
 
 echo "ok: list, open, run (failed), hint in view, fix, watch (passed), 80x24, back, quit, ASCII/mono, vt100 F5, SIGTERM, reset, results as they come, a save stops the run"
