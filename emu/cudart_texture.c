@@ -148,7 +148,7 @@ static cudaError_t create(const char *call, uint64_t *out, const struct cudaReso
 			rt_report_api(call, "linear filtering of integer texels needs readMode "
 				      "cudaReadModeNormalizedFloat (integers cannot be "
 				      "interpolated)");
-			return rt_error_set(cudaErrorInvalidValue);
+			return rt_error_set(cudaErrorInvalidFilterSetting); /* the H100's answer */
 		}
 	}
 	uint64_t h;

@@ -5,8 +5,9 @@
  * sampling; linear filtering takes xb = x - 0.5, texels floor(xb) and floor(xb) + 1 and
  * the weight frac(xb) held in 9-bit fixed point with 8 fractional bits (1/256 steps,
  * 1.0 exact). The weight is the coordinate rounded to nearest at 1/256, as an NVIDIA GPU
- * gives (tex1D between 1 and 2 at xb = 0.3 gives 1 + 77/256, not 1 + 76/256; ties go to
- * even, a guess until tests/emu/programs/texture_filter.cu runs on an H100). Addressing
+ * gives (tex1D between 1 and 2 at xb = 0.3 gives 1 + 77/256, not 1 + 76/256; ties go up,
+ * and a mipmap's level weight is truncated: tests/emu/programs/texture_filter.cu on an
+ * H100, 2026-11-25). Addressing
  * applies to the texel indices, as on the hardware: wrap and mirror repeat the image,
  * clamp takes the edge texel, border the border colour; wrap and mirror need normalized
  * coordinates (else they clamp). The weighted sum of the texels is exact (the weights'
@@ -294,7 +295,7 @@ static void sample_level(const struct tex_view *v, const struct sample *s, unsig
 			i0[k] = address(fl - (x < (double)fl), size[k], s->am[k]);
 			continue;
 		}
-		double fx = nearbyint((x - 0.5) * 256.0);
+		double fx = floor((x - 0.5) * 256.0 + 0.5); /* ties up, as the H100 does */
 		fx = fx < -1e15 ? -1e15 : fx > 1e15 ? 1e15 : fx;
 		long q = (long)fx, base = q >= 0 ? q / 256 : -((-q + 255) / 256);
 		wt[k] = (unsigned)(q - base * 256);
@@ -408,7 +409,7 @@ void texture_fetch(const struct tex_view *v, const struct tex_fetch *f, uint32_t
 		lod = lod < 0 ? 0 : lod > top ? top : lod;
 		if (o->mip_linear) {
 			l0 = (unsigned)floor(lod);
-			w1 = (unsigned)nearbyint((lod - l0) * 256.0);
+			w1 = (unsigned)floor((lod - l0) * 256.0); /* truncated, as the H100 does */
 			l1 = l0 + 1 > top ? l0 : l0 + 1;
 		} else {
 			l0 = l1 = (unsigned)floor(lod + 0.5);
