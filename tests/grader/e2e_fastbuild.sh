@@ -1,5 +1,7 @@
 #!/bin/bash
 # The emulator's fast build (issue 16) against the full one, by running what they build.
+# One emulator worker: with several, which block's fault (a divergent barrier at line 20
+# or 24) stops a launch first depends on timing, and that is not the build's doing.
 # Per lab, in one cache: the solution is graded (a full build, whose program becomes
 # reusable); then each known-wrong file W, whose host code is mostly the solution's, so
 # that the fast build takes it (the solution's program, W's PTX). Where W's host code
@@ -57,7 +59,7 @@ grade() {
 	# one folder per lab and cache: the glue includes the file by its path
 	dir="$WORK/$lab/$(basename "$cache")" && mkdir -p "$dir"
 	cp "$file" "$dir/$student"
-	env PMPPLAB_CACHE="$cache" "$@" "$PMPPLAB" --labs "$SRC/labs" --grade "$lab" --quick \
+	env PMPPLAB_CACHE="$cache" PMPPLAB_EMU_THREADS=1 "$@" "$PMPPLAB" --labs "$SRC/labs" --grade "$lab" --quick \
 		--backend emu --seed $SEED --format json --submission "$dir/$student" >"$out.json" 2>"$out.err"
 }
 
