@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cudart_async.h"
 #include "cudart_errors.h"
 #include "cudart_memory.h"
 #include "cudart_registry.h"
@@ -202,14 +203,18 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
 }
 
 /* Kernels ran when launched: synchronising only reports their errors. */
+/* Waits for everything queued (cudart_async.h); then a kernel's fault is reported. */
 cudaError_t cudaDeviceSynchronize(void)
 {
+	rt_async_idle();
 	return rt_error_enter();
 }
 
-/* A fresh context: allocations, streams, events, loaded PTX and the sticky error go. */
+/* A fresh context: allocations, streams, events, loaded PTX and the sticky error go,
+ * once the queued work is done. */
 cudaError_t cudaDeviceReset(void)
 {
+	rt_async_idle();
 	rt_memory_reset();
 	rt_stream_reset();
 	rt_registry_unload();

@@ -77,6 +77,12 @@ cudaError_t rt_error_sticky(void)
 	return (cudaError_t)atomic_load(&rt_sticky);
 }
 
+cudaError_t rt_error_device(void)
+{
+	int pending = atomic_load(&rt_pending);
+	return (cudaError_t)(pending != cudaSuccess ? pending : atomic_load(&rt_sticky));
+}
+
 void rt_error_reset(void)
 {
 	atomic_store(&rt_sticky, cudaSuccess);

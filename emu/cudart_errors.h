@@ -39,6 +39,9 @@ void rt_error_set_pending(cudaError_t e);
 /* The sticky error, or cudaSuccess (does not look at a pending fault). */
 cudaError_t rt_error_sticky(void);
 
+/* The device's state for the device thread: the pending fault, else the sticky error. */
+cudaError_t rt_error_device(void);
+
 /* cudaDeviceReset: forget sticky, pending and this thread's last error. */
 void rt_error_reset(void);
 

@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -221,6 +222,82 @@ static void rt_explain_fault_args(const struct rt_function *f, void **args,
 	}
 }
 
+/* A launch queued on a stream: the configuration and a copy of the arguments (the
+ * caller's are gone when the device thread gets to it). */
+struct rt_launch_op {
+	struct rt_function *f;
+	dim3 grid, block;
+	size_t shmem;
+	void **args;      /* nparams pointers into data */
+	unsigned char *data;
+};
+
+static struct rt_launch_op *rt_launch_op_new(struct rt_function *f, dim3 grid, dim3 block,
+					     size_t shmem, void **args)
+{
+	unsigned n = ptx_kernel_nparams(f->kernel);
+	size_t bytes = 0;
+	for (unsigned i = 0; i < n; i++)
+		bytes += (ptx_kernel_param_size(f->kernel, i) + 15) / 16 * 16;
+	struct rt_launch_op *op = malloc(sizeof *op + n * sizeof(void *) + bytes);
+	if (!op)
+		return NULL;
+	*op = (struct rt_launch_op){f, grid, block, shmem, (void **)(op + 1), NULL};
+	op->data = (unsigned char *)(op->args + n);
+	size_t at = 0;
+	for (unsigned i = 0; i < n; i++) {
+		size_t sz = ptx_kernel_param_size(f->kernel, i);
+		/* a missing argument stays missing: the interpreter refuses the launch */
+		op->args[i] = args && args[i] ? memcpy(op->data + at, args[i], sz) : NULL;
+		at += (sz + 15) / 16 * 16;
+	}
+	return op;
+}
+
+/* Runs a queued launch on the device thread. A fault makes the next call fail. */
+static void rt_launch_run(void *arg)
+{
+	struct rt_launch_op *op = arg;
+	struct rt_function *f = op->f;
+	if (rt_async_skipping()) { /* a fault before it: a GPU runs nothing more */
+		rt_report_launch(f->name, op->grid, op->block, op->shmem, rt_error_device(), 0.0);
+		free(op);
+		return;
+	}
+	struct emu_launch l = {
+		.module = f->module,
+		.kernel = f->kernel,
+		.grid = {op->grid.x, op->grid.y, op->grid.z},
+		.block = {op->block.x, op->block.y, op->block.z},
+		.dyn_shmem = op->shmem,
+		.args = op->args,
+	};
+	struct emu_fault fault;
+	memset(&fault, 0, sizeof fault);
+	double t0 = rt_now_ms();
+	rt_prov_launch_begin(); /* issue 14: whose work the results are */
+	int rc = rt_race_run(&l, &fault, f->name); /* issue 6: PMPPLAB_EMU_RACECHECK */
+	rt_prov_launch_end();
+	double ms = rt_now_ms() - t0;
+	cudaError_t e = cudaSuccess;
+	if (rc != 0 && fault.kind == EMU_OK) {
+		/* refused before running (the interpreter's own limits): a GPU would have
+		 * refused the launch; the error can only come at the next call here */
+		e = rc == -ENOMEM ? cudaErrorMemoryAllocation : cudaErrorInvalidValue;
+		rt_report_error("kernel %s cannot be launched: %s", f->name,
+				fault.message[0] ? fault.message : strerror(-rc));
+	} else if (rc != 0) {
+		e = rt_launch_fault_code(&fault);
+		char note[512];
+		rt_explain_fault_args(f, op->args, &fault, note, sizeof note);
+		rt_report_kernel_fault(f->name, &fault, e, note);
+	}
+	rt_report_launch(f->name, op->grid, op->block, op->shmem, e, ms);
+	if (e)
+		rt_error_set_pending(e);
+	free(op);
+}
+
 static cudaError_t rt_launch(struct rt_function *f, dim3 grid, dim3 block, void **args,
 			     size_t shmem, cudaStream_t stream)
 {
@@ -247,41 +324,13 @@ static cudaError_t rt_launch(struct rt_function *f, dim3 grid, dim3 block, void 
 		return rt_error_set(rt_cfg_codes[p]);
 	}
 
-	struct emu_launch l = {
-		.module = f->module,
-		.kernel = f->kernel,
-		.grid = {grid.x, grid.y, grid.z},
-		.block = {block.x, block.y, block.z},
-		.dyn_shmem = shmem,
-		.args = args,
-	};
-	struct emu_fault fault;
-	memset(&fault, 0, sizeof fault);
-	fflush(stdout); /* host output before the kernel's printf output */
-	double t0 = rt_now_ms();
-	rt_prov_launch_begin(); /* issue 14: whose work the results are */
-	int rc = rt_race_run(&l, &fault, f->name); /* issue 6: PMPPLAB_EMU_RACECHECK */
-	rt_prov_launch_end();
-	double ms = rt_now_ms() - t0;
-	if (rc == 0) {
-		rt_report_launch(f->name, grid, block, shmem, cudaSuccess, ms);
-		return cudaSuccess;
-	}
-	if (fault.kind == EMU_OK) {
-		/* refused before running (the interpreter's own limits) */
-		e = rc == -ENOMEM ? cudaErrorMemoryAllocation : cudaErrorInvalidValue;
-		rt_report_error("kernel %s cannot be launched: %s", f->name,
-				fault.message[0] ? fault.message : strerror(-rc));
-		rt_report_launch(f->name, grid, block, shmem, e, ms);
-		return rt_error_set(e);
-	}
-	/* The launch itself succeeded, as on a GPU; the fault surfaces at the next call. */
-	e = rt_launch_fault_code(&fault);
-	char note[512];
-	rt_explain_fault_args(f, args, &fault, note, sizeof note);
-	rt_report_kernel_fault(f->name, &fault, e, note);
-	rt_report_launch(f->name, grid, block, shmem, e, ms);
-	rt_error_set_pending(e);
+	struct rt_launch_op *op = rt_launch_op_new(f, grid, block, shmem, args);
+	if (!op)
+		return rt_error_set(cudaErrorMemoryAllocation);
+	rt_async_flush(); /* a launch writes the finished kernels' printf output, as on a GPU */
+	/* The launch itself succeeds, as on a GPU; the kernel runs on the device thread and
+	 * a fault surfaces at a later call. */
+	rt_stream_submit(stream, rt_launch_run, op, 1);
 	return cudaSuccess;
 }
 

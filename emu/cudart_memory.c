@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cudart_async.h"
 #include "cudart_errors.h"
 #include "cudart_provenance.h"
 #include "cudart_registry.h"
@@ -167,6 +168,7 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t h
 /* Frees an allocation of one of the kinds allowed; says what was wrong otherwise. */
 static cudaError_t rt_free(const char *call, void *ptr, int host_kind)
 {
+	rt_async_idle(); /* cudaFree waits for the device, as on a GPU */
 	cudaError_t e = rt_error_enter();
 	if (e)
 		return e;
@@ -356,9 +358,18 @@ static cudaError_t rt_copy_resolve(const char *call, void *dst, size_t dn, const
 	return e;
 }
 
-/* The checked copy every memcpy flavour ends in. */
+/* Memory the device reaches without staging: device, managed or cudaMallocHost's. */
+static int rt_pinned(const void *p)
+{
+	struct devmem_info info;
+	return devmem_find((devaddr_t)(uintptr_t)p, &info) == 0;
+}
+
+/* The checked copy every memcpy flavour ends in (see rt_stream_memory). An
+ * asynchronous one that involves pageable host memory is done at once, after the queued
+ * work, as the real runtime may do. */
 static cudaError_t rt_copy(const char *call, void *dst, const void *src, size_t n,
-			   enum cudaMemcpyKind kind)
+			   enum cudaMemcpyKind kind, cudaStream_t stream, int async)
 {
 	if ((unsigned)kind > cudaMemcpyDefault) {
 		rt_report_api(call, "%d is not a cudaMemcpyKind", (int)kind);
@@ -370,36 +381,36 @@ static cudaError_t rt_copy(const char *call, void *dst, const void *src, size_t 
 	cudaError_t e = rt_copy_resolve(call, dst, n, src, n, kind, &d, &s);
 	if (e)
 		return e;
-	memmove(d, s, n);
-	rt_prov_copy(dst, src, n);
-	return cudaSuccess;
+	struct rt_mem_req r = {d, s, n, 0, dst, src};
+	return rt_stream_memory(stream, async && rt_pinned(dst) && rt_pinned(src), &r);
 }
 
 static cudaError_t rt_memcpy_api(const char *call, void *dst, const void *src, size_t n,
-				 enum cudaMemcpyKind kind, cudaStream_t stream)
+				 enum cudaMemcpyKind kind, cudaStream_t stream, int async)
 {
 	cudaError_t e = rt_error_enter();
 	if (e)
 		return e;
 	if (!rt_stream_valid(stream))
 		return rt_error_set(cudaErrorInvalidResourceHandle);
-	return rt_error_set(rt_copy(call, dst, src, n, kind));
+	return rt_error_set(rt_copy(call, dst, src, n, kind, stream, async));
 }
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
-	return rt_memcpy_api("cudaMemcpy", dst, src, count, kind, 0);
+	return rt_memcpy_api("cudaMemcpy", dst, src, count, kind, 0, 0);
 }
 
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
 			    enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-	return rt_memcpy_api("cudaMemcpyAsync", dst, src, count, kind, stream);
+	return rt_memcpy_api("cudaMemcpyAsync", dst, src, count, kind, stream, 1);
 }
 
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
 			 size_t width, size_t height, enum cudaMemcpyKind kind)
 {
+	rt_async_idle(); /* synchronous: after the queued work */
 	cudaError_t e = rt_error_enter();
 	if (e)
 		return e;
@@ -421,7 +432,7 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
 }
 
 static cudaError_t rt_memset_api(const char *call, void *p, int value, size_t n,
-				 cudaStream_t stream)
+				 cudaStream_t stream, int async)
 {
 	cudaError_t e = rt_error_enter();
 	if (e)
@@ -434,19 +445,20 @@ static cudaError_t rt_memset_api(const char *call, void *p, int value, size_t n,
 	e = rt_resolve(call, "devPtr", p, n, RT_SIDE_DEVICE, call, &d);
 	if (e)
 		return rt_error_set(e);
-	memset(d, value, n);
-	rt_prov_set(p, n);
-	return cudaSuccess;
+	struct rt_mem_req r = {d, NULL, n, value, p, NULL};
+	return rt_error_set(rt_stream_memory(stream, async, &r));
 }
 
+/* Done at once (after the queued work): a GPU may run it asynchronously, but a program
+ * cannot tell the difference without a race of its own. */
 cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 {
-	return rt_memset_api("cudaMemset", devPtr, value, count, 0);
+	return rt_memset_api("cudaMemset", devPtr, value, count, 0, 0);
 }
 
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
-	return rt_memset_api("cudaMemsetAsync", devPtr, value, count, stream);
+	return rt_memset_api("cudaMemsetAsync", devPtr, value, count, stream, 1);
 }
 
 /* ---- symbols ------------------------------------------------------------------- */
@@ -476,7 +488,7 @@ static cudaError_t rt_symbol_range(const char *call, const void *symbol, size_t 
 
 static cudaError_t rt_to_symbol(const char *call, const void *symbol, const void *src,
 				size_t count, size_t offset, enum cudaMemcpyKind kind,
-				cudaStream_t stream)
+				cudaStream_t stream, int async)
 {
 	cudaError_t e = rt_error_enter();
 	if (e)
@@ -491,13 +503,13 @@ static cudaError_t rt_to_symbol(const char *call, const void *symbol, const void
 	void *dst;
 	e = rt_symbol_range(call, symbol, count, offset, &dst);
 	if (!e)
-		e = rt_copy(call, dst, src, count, kind);
+		e = rt_copy(call, dst, src, count, kind, stream, async);
 	return rt_error_set(e);
 }
 
 static cudaError_t rt_from_symbol(const char *call, void *dst, const void *symbol,
 				  size_t count, size_t offset, enum cudaMemcpyKind kind,
-				  cudaStream_t stream)
+				  cudaStream_t stream, int async)
 {
 	cudaError_t e = rt_error_enter();
 	if (e)
@@ -512,26 +524,27 @@ static cudaError_t rt_from_symbol(const char *call, void *dst, const void *symbo
 	void *src;
 	e = rt_symbol_range(call, symbol, count, offset, &src);
 	if (!e)
-		e = rt_copy(call, dst, src, count, kind);
+		e = rt_copy(call, dst, src, count, kind, stream, async);
 	return rt_error_set(e);
 }
 
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
 			       size_t offset, enum cudaMemcpyKind kind)
 {
-	return rt_to_symbol("cudaMemcpyToSymbol", symbol, src, count, offset, kind, 0);
+	return rt_to_symbol("cudaMemcpyToSymbol", symbol, src, count, offset, kind, 0, 0);
 }
 
 cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
 				    size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-	return rt_to_symbol("cudaMemcpyToSymbolAsync", symbol, src, count, offset, kind, stream);
+	return rt_to_symbol("cudaMemcpyToSymbolAsync", symbol, src, count, offset, kind, stream,
+			    1);
 }
 
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
 				 enum cudaMemcpyKind kind)
 {
-	return rt_from_symbol("cudaMemcpyFromSymbol", dst, symbol, count, offset, kind, 0);
+	return rt_from_symbol("cudaMemcpyFromSymbol", dst, symbol, count, offset, kind, 0, 0);
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count,
@@ -539,12 +552,13 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t coun
 				      cudaStream_t stream)
 {
 	return rt_from_symbol("cudaMemcpyFromSymbolAsync", dst, symbol, count, offset, kind,
-			      stream);
+			      stream, 1);
 }
 
 /* ---- stream-ordered allocation, 2D sets, registration, managed hints ---------------- */
 
-/* Work is synchronous, so the stream-ordered forms are the plain ones on a valid stream. */
+/* The stream-ordered forms are the plain ones on a valid stream (cudaFree waits for the
+ * queued work). */
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
 {
 	if (!rt_stream_valid(stream))
@@ -561,6 +575,7 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream)
 
 cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
 {
+	rt_async_idle(); /* at once, after the queued work, as cudaMemset */
 	cudaError_t e = rt_error_enter();
 	if (e)
 		return e;
@@ -614,6 +629,7 @@ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 
 cudaError_t cudaHostUnregister(void *ptr)
 {
+	rt_async_idle(); /* queued copies may still use it */
 	cudaError_t e = rt_error_enter();
 	if (e)
 		return e;

@@ -4,21 +4,26 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
+#include "cudart_async.h"
 #include "cudart_errors.h"
+#include "cudart_provenance.h"
 
 /* Handles are kept in lists so a destroyed or made-up handle is an error, not a crash. */
 struct CUstream_st {
 	struct CUstream_st *next;
 	unsigned flags;
+	uint64_t last; /* the sequence number of its last operation (cudart_async.h) */
 };
 
 struct CUevent_st {
 	struct CUevent_st *next;
 	unsigned flags;
 	int recorded;
-	double ms; /* host monotonic clock at record time */
+	uint64_t seq; /* the sequence number of its last record */
+	double ms;    /* host monotonic clock when the device thread reached the record */
 };
 
 #define RT_STREAM_LEGACY ((cudaStream_t)0x1)
@@ -27,6 +32,10 @@ struct CUevent_st {
 static pthread_mutex_t rt_stream_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct CUstream_st *rt_streams;
 static struct CUevent_st *rt_events;
+/* The last operations of the legacy and the per-thread default stream (one for all
+ * threads: with one queue, that only makes cudaStreamQuery(cudaStreamPerThread) look at
+ * every thread's work). Under rt_stream_lock, as are the streams' fields. */
+static uint64_t rt_legacy_last, rt_per_thread_last;
 
 static double rt_now_ms(void)
 {
@@ -57,8 +66,71 @@ static int rt_event_valid(cudaEvent_t e)
 	return found;
 }
 
+/* Where stream s keeps the number of its last operation (a valid handle; locked). */
+static uint64_t *rt_stream_last(cudaStream_t s)
+{
+	if (!s || s == RT_STREAM_LEGACY)
+		return &rt_legacy_last;
+	return s == RT_STREAM_PER_THREAD ? &rt_per_thread_last : &s->last;
+}
+
+uint64_t rt_stream_submit(cudaStream_t s, rt_async_fn run, void *arg, int device_work)
+{
+	uint64_t seq = rt_async_submit(run, arg, device_work);
+	pthread_mutex_lock(&rt_stream_lock);
+	*rt_stream_last(s) = seq;
+	pthread_mutex_unlock(&rt_stream_lock);
+	return seq;
+}
+
+static uint64_t rt_stream_pending(cudaStream_t s)
+{
+	pthread_mutex_lock(&rt_stream_lock);
+	uint64_t seq = *rt_stream_last(s);
+	pthread_mutex_unlock(&rt_stream_lock);
+	return seq;
+}
+
+/* Does a copy or set; with the provenance hooks (issue 14) that follow the data. */
+static void rt_mem_do(const struct rt_mem_req *r)
+{
+	if (r->s) {
+		memmove(r->d, r->s, r->n);
+		rt_prov_copy(r->dst, r->src, r->n);
+	} else {
+		memset(r->d, r->value, r->n);
+		rt_prov_set(r->dst, r->n);
+	}
+}
+
+static void rt_mem_op_run(void *arg)
+{
+	if (!rt_async_skipping()) /* nothing runs after a kernel's fault */
+		rt_mem_do(arg);
+	free(arg);
+}
+
+cudaError_t rt_stream_memory(cudaStream_t stream, int async, const struct rt_mem_req *r)
+{
+	if (async) {
+		struct rt_mem_req *op = malloc(sizeof *op);
+		if (!op)
+			return cudaErrorMemoryAllocation;
+		*op = *r;
+		rt_stream_submit(stream, rt_mem_op_run, op, 1);
+		return cudaSuccess;
+	}
+	rt_async_idle();
+	cudaError_t e = rt_error_enter(); /* a fault in the work before it */
+	if (e)
+		return e;
+	rt_mem_do(r);
+	return cudaSuccess;
+}
+
 void rt_stream_reset(void)
 {
+	rt_async_idle();
 	pthread_mutex_lock(&rt_stream_lock);
 	while (rt_streams) {
 		struct CUstream_st *n = rt_streams->next;
@@ -77,7 +149,7 @@ void rt_stream_reset(void)
 
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority)
 {
-	(void)priority; /* one queue: priorities cannot reorder synchronous work */
+	(void)priority; /* one queue in issue order: priorities cannot reorder it */
 	cudaError_t e = rt_error_enter();
 	if (e)
 		return e;
@@ -122,24 +194,34 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
 	pthread_mutex_unlock(&rt_stream_lock);
 	if (!found)
 		return rt_error_set(cudaErrorInvalidResourceHandle);
+	/* CUDA lets the stream's work finish in the background; the emulator waits for it
+	 * here, so that no queued operation outlives its stream's memory */
+	rt_async_wait(found->last);
 	free(found);
 	return cudaSuccess;
 }
 
-/* Work already ran when it was issued: synchronising only reports errors. */
+/* Waits for the stream's work, then reports what went wrong in it (or before). */
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
+{
+	if (!rt_stream_valid(stream))
+		return rt_error_set(cudaErrorInvalidResourceHandle);
+	rt_async_wait(rt_stream_pending(stream));
+	return rt_error_enter();
+}
+
+/* cudaErrorNotReady is not an error: it is not recorded as the last error. */
+cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
 	cudaError_t e = rt_error_enter();
 	if (e)
 		return e;
-	return rt_stream_valid(stream) ? cudaSuccess : rt_error_set(cudaErrorInvalidResourceHandle);
+	if (!rt_stream_valid(stream))
+		return rt_error_set(cudaErrorInvalidResourceHandle);
+	return rt_async_done(rt_stream_pending(stream)) ? cudaSuccess : cudaErrorNotReady;
 }
 
-cudaError_t cudaStreamQuery(cudaStream_t stream)
-{
-	return cudaStreamSynchronize(stream);
-}
-
+/* One queue runs everything in issue order: the record this waits for comes first. */
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
 	cudaError_t e = rt_error_enter();
@@ -171,32 +253,52 @@ cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags)
 	return cudaSuccess;
 }
 
-/* Everything issued before the call on the stream has run: call back at once. */
-cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
+/* A host function or stream callback, called on the device thread in stream order. */
+struct rt_host_call {
+	cudaHostFn_t fn;
+	cudaStreamCallback_t callback;
+	cudaStream_t stream;
+	void *data;
+};
+
+static void rt_host_call_run(void *arg)
+{
+	struct rt_host_call *c = arg;
+	if (c->fn)
+		c->fn(c->data);
+	else
+		c->callback(c->stream, rt_error_device(), c->data);
+	free(c);
+}
+
+static cudaError_t rt_host_call(cudaStream_t stream, struct rt_host_call c)
 {
 	cudaError_t e = rt_error_enter();
 	if (e)
 		return e;
-	if (!fn)
-		return rt_error_set(cudaErrorInvalidValue);
 	if (!rt_stream_valid(stream))
 		return rt_error_set(cudaErrorInvalidResourceHandle);
-	fn(userData);
+	struct rt_host_call *q = malloc(sizeof *q);
+	if (!q)
+		return rt_error_set(cudaErrorMemoryAllocation);
+	*q = c;
+	rt_stream_submit(stream, rt_host_call_run, q, 0);
 	return cudaSuccess;
+}
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
+{
+	if (!fn)
+		return rt_error_set(cudaErrorInvalidValue);
+	return rt_host_call(stream, (struct rt_host_call){fn, NULL, stream, userData});
 }
 
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
 				  void *userData, unsigned int flags)
 {
-	cudaError_t e = rt_error_enter();
-	if (e)
-		return e;
 	if (!callback || flags)
 		return rt_error_set(cudaErrorInvalidValue);
-	if (!rt_stream_valid(stream))
-		return rt_error_set(cudaErrorInvalidResourceHandle);
-	callback(stream, cudaSuccess, userData);
-	return cudaSuccess;
+	return rt_host_call(stream, (struct rt_host_call){NULL, callback, stream, userData});
 }
 
 /* ---- events -------------------------------------------------------------------- */
@@ -225,6 +327,13 @@ cudaError_t cudaEventCreate(cudaEvent_t *event)
 	return cudaEventCreateWithFlags(event, 0);
 }
 
+/* The device thread reached the record: the event's time. */
+static void rt_event_fire(void *arg)
+{
+	struct CUevent_st *ev = arg;
+	ev->ms = rt_now_ms();
+}
+
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
 {
 	cudaError_t e = rt_error_enter();
@@ -234,8 +343,8 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
 		return rt_error_set(cudaErrorInvalidResourceHandle);
 	if (flags > 1)
 		return rt_error_set(cudaErrorInvalidValue);
-	event->ms = rt_now_ms();
 	event->recorded = 1;
+	event->seq = rt_stream_submit(stream, rt_event_fire, event, 0);
 	return cudaSuccess;
 }
 
@@ -246,15 +355,21 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
+	if (!rt_event_valid(event))
+		return rt_error_set(cudaErrorInvalidResourceHandle);
+	rt_async_wait(event->seq);
+	return rt_error_enter();
+}
+
+/* An event never recorded counts as complete, as in CUDA. */
+cudaError_t cudaEventQuery(cudaEvent_t event)
+{
 	cudaError_t e = rt_error_enter();
 	if (e)
 		return e;
-	return rt_event_valid(event) ? cudaSuccess : rt_error_set(cudaErrorInvalidResourceHandle);
-}
-
-cudaError_t cudaEventQuery(cudaEvent_t event)
-{
-	return cudaEventSynchronize(event);
+	if (!rt_event_valid(event))
+		return rt_error_set(cudaErrorInvalidResourceHandle);
+	return rt_async_done(event->seq) ? cudaSuccess : cudaErrorNotReady;
 }
 
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
@@ -270,6 +385,8 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 		return rt_error_set(cudaErrorInvalidResourceHandle);
 	if (!start->recorded || !end->recorded)
 		return rt_error_set(cudaErrorInvalidResourceHandle);
+	if (!rt_async_done(start->seq) || !rt_async_done(end->seq))
+		return cudaErrorNotReady;
 	*ms = (float)(end->ms - start->ms);
 	return cudaSuccess;
 }
@@ -289,6 +406,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
 	pthread_mutex_unlock(&rt_stream_lock);
 	if (!found)
 		return rt_error_set(cudaErrorInvalidResourceHandle);
+	rt_async_wait(found->seq); /* its record may still be queued */
 	free(found);
 	return cudaSuccess;
 }

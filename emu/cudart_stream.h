@@ -1,18 +1,41 @@
-/* cudart_stream — streams and events. Work runs synchronously, in call order, so a
- * stream is only a handle to validate and an event is a host timestamp: the elapsed time
- * between two events is the host wall time of the emulated work between them.
+/* cudart_stream — streams and events. Their work runs on the device thread
+ * (cudart_async.h) in issue order; a stream remembers its last operation, an event its
+ * last record, whose time is the host clock when the device thread reached it: the
+ * elapsed time between two events is the wall time of the emulated work between them.
  */
 #ifndef PMPPLAB_EMU_CUDART_STREAM_H
 #define PMPPLAB_EMU_CUDART_STREAM_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "cudart_abi.h"
+#include "cudart_async.h"
 
 #pragma GCC visibility push(hidden)
 
 /* Nonzero when s is 0, cudaStreamLegacy, cudaStreamPerThread or a live stream. */
 int rt_stream_valid(cudaStream_t s);
 
-/* cudaDeviceReset: destroys every stream and event. */
+/* Queues run(arg) on stream s (a valid handle), behind the work issued before it (see
+ * rt_async_submit); returns its sequence number. */
+uint64_t rt_stream_submit(cudaStream_t s, rt_async_fn run, void *arg, int device_work);
+
+/* A copy of n bytes from s to d (resolved, host-addressable pointers), or a set of them
+ * to value when s is NULL; dst and src are the caller's pointers (for provenance). */
+struct rt_mem_req {
+	void *d;
+	const void *s;
+	size_t n;
+	int value;
+	const void *dst, *src;
+};
+
+/* Does r. async: queued on stream; otherwise at once, after the queued work, returning
+ * the error a kernel in it left. */
+cudaError_t rt_stream_memory(cudaStream_t stream, int async, const struct rt_mem_req *r);
+
+/* cudaDeviceReset: waits for the queued work, then destroys every stream and event. */
 void rt_stream_reset(void);
 
 #pragma GCC visibility pop
