@@ -98,8 +98,9 @@ static int add_input(const struct lab_spec *spec, const struct spec_buffer *b,
 	struct rng r;
 	rng_seed(&r, seed, b->name);
 	bool integer = b->type != SPEC_F32 && b->type != SPEC_F64;
+	const struct spec_generator *g = spec_dataset_generator(d, b);
 	for (uint64_t i = 0; i < count; i++)
-		store(data, b->type, i, gen_value(b->generate, &r, i, integer));
+		store(data, b->type, i, gen_value(g, &r, i, integer));
 	if (!pl_add(req, PL_INPUT, (uint32_t)b->type, b->name, count, data)) {
 		free(data);
 		return -ENOMEM;

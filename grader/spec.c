@@ -248,6 +248,23 @@ static void check_dataset_values(struct checker *c, unsigned di)
 				    "dataset '%s' gives no value for param '%s'; add '%s = ...' to its values",
 				    d->name, c->spec->params[p].name, c->spec->params[p].name);
 	}
+	for (unsigned g = 0; g < d->gens_count; g++) {
+		const struct spec_dataset_gen *dg = &d->gens[g];
+		unsigned line = yamlpos_line(c->pos, "datasets[%u].generate[%u]", di, g);
+		bool found = false;
+		for (unsigned i = 0; i < c->spec->inputs_count && !found; i++)
+			found = strcmp(c->spec->inputs[i].name, dg->input) == 0;
+		if (!found)
+			check_error(c, line, "datasets[%u].generate[%u]: '%s' is not an input; name one declared under inputs",
+				    di, g, dg->input);
+		else if (dg->gen.kind == SPEC_GEN_UNIFORM && dg->gen.min > dg->gen.max)
+			check_error(c, line, "datasets[%u].generate[%u]: min (%g) is greater than max (%g)", di, g,
+				    dg->gen.min, dg->gen.max);
+		for (unsigned h = 0; h < g; h++)
+			if (strcmp(d->gens[h].input, dg->input) == 0)
+				check_error(c, line, "datasets[%u].generate[%u]: input '%s' already has a generator in this dataset",
+					    di, g, dg->input);
+	}
 	for (unsigned j = 0; j < di; j++)
 		if (strcmp(c->spec->datasets[j].name, d->name) == 0)
 			check_error(c, yamlpos_line(c->pos, "datasets[%u].name", di),
@@ -643,6 +660,15 @@ bool spec_dataset_value(const struct spec_dataset *d, const char *name, int64_t 
 			return true;
 		}
 	return false;
+}
+
+const struct spec_generator *spec_dataset_generator(const struct spec_dataset *d,
+						    const struct spec_buffer *b)
+{
+	for (unsigned i = 0; i < d->gens_count; i++)
+		if (strcmp(d->gens[i].input, b->name) == 0)
+			return &d->gens[i].gen;
+	return b->generate;
 }
 
 int spec_dataset_eval(const struct lab_spec *spec, const struct spec_dataset *d,

@@ -64,12 +64,22 @@ struct spec_value {
 	int64_t value;
 };
 
+/* A dataset's own generator for one input (datasets[].generate): the input is filled
+ * this way in that dataset only, e.g. all ones, where any element lost or counted twice
+ * shows in a sum. */
+struct spec_dataset_gen {
+	char *input;
+	struct spec_generator gen;
+};
+
 struct spec_dataset {
 	char *name;
 	char **values;          /* "n = 70001": one param each, as written */
 	unsigned values_count;
 	unsigned points;  /* correctness points for this dataset */
 	bool perf;        /* large: used by performance checks, skipped by quick runs */
+	struct spec_dataset_gen *gens; /* optional: inputs filled otherwise in this dataset */
+	unsigned gens_count;
 	char *doc;
 
 	/* Filled by spec_load from values. */
@@ -234,6 +244,10 @@ const char *spec_dtype_name(enum spec_dtype t);
 
 /* The value of param NAME in dataset D; false when D does not set it. */
 bool spec_dataset_value(const struct spec_dataset *d, const char *name, int64_t *out);
+
+/* How input B is filled in dataset D: the dataset's own generator for it, else B's. */
+const struct spec_generator *spec_dataset_generator(const struct spec_dataset *d,
+						    const struct spec_buffer *b);
 
 /* Evaluates EXPR (an expression over the params, like a size) in dataset D into *out.
  * Returns 0, or -EINVAL (unknown name, bad expression). */

@@ -87,11 +87,24 @@ static const cyaml_schema_field_t buffer_fields[] = {
 	CYAML_FIELD_END
 };
 
+static const cyaml_schema_field_t dataset_gen_fields[] = {
+	STR("input", 0, struct spec_dataset_gen, input),
+	CYAML_FIELD_ENUM("kind", CYAML_FLAG_STRICT, struct spec_dataset_gen, gen.kind, gen_names,
+			 CYAML_ARRAY_LEN(gen_names)),
+	CYAML_FIELD_FLOAT("min", OPT, struct spec_dataset_gen, gen.min),
+	CYAML_FIELD_FLOAT("max", OPT, struct spec_dataset_gen, gen.max),
+	CYAML_FIELD_FLOAT("value", OPT, struct spec_dataset_gen, gen.value),
+	CYAML_FIELD_END
+};
+static const cyaml_schema_value_t dataset_gen_entry = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct spec_dataset_gen, dataset_gen_fields),
+};
 static const cyaml_schema_field_t dataset_fields[] = {
 	STR("name", 0, struct spec_dataset, name),
 	SEQ("values", 0, struct spec_dataset, values, &string_entry),
 	CYAML_FIELD_UINT("points", 0, struct spec_dataset, points),
 	CYAML_FIELD_BOOL("perf", OPT, struct spec_dataset, perf),
+	SEQ("generate", OPT, struct spec_dataset, gens, &dataset_gen_entry),
 	STR("doc", OPT, struct spec_dataset, doc),
 	CYAML_FIELD_END
 };

@@ -38,6 +38,11 @@ static void test_valid(void **state)
 	assert_int_equal(s->outputs[0].provenance, SPEC_PROV_HOST_COMBINES);
 	assert_int_equal(s->inputs[0].provenance, SPEC_PROV_DEVICE);
 	assert_int_equal(s->inputs[0].generate->kind, SPEC_GEN_UNIFORM);
+	/* a dataset's own generator replaces the input's in that dataset only */
+	assert_ptr_equal(spec_dataset_generator(&s->datasets[0], &s->inputs[0]), s->inputs[0].generate);
+	const struct spec_generator *g = spec_dataset_generator(&s->datasets[1], &s->inputs[0]);
+	assert_int_equal(g->kind, SPEC_GEN_CONST);
+	assert_true(g->value == 1);
 	assert_int_equal(s->hints_count, 1);
 	char *ref = spec_path(s, s->reference.file);
 	assert_non_null(strstr(ref, "tests/fixtures/specs/common/reference.c"));
@@ -71,6 +76,7 @@ static const struct bad_case bad_cases[] = {
 	{ "bad-negative-size", 19, "is -5 in dataset 'odd'" },
 	{ "bad-chapter", 3, "chapter: 0 is not a chapter" },
 	{ "bad-generator", 20, "min (1) is greater than max (-1)" },
+	{ "bad-dataset-generate", 33, "datasets[1].generate[0]: 'z' is not an input" },
 	{ "bad-empty", 1, "the lab spec is empty" }, /* crashed before: found by tests/fuzz */
 	{ "bad-folder", 0, "cannot read the lab spec: Is a directory" },
 };
