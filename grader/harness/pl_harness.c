@@ -49,6 +49,12 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* Bytes after each output, filled with GUARD_BYTE: a program that writes past the end of
+ * an output (a cudaMemcpy of one element too many) changes them, where malloc's slack
+ * would hide it on every backend. */
+#define GUARD_LEN 256
+#define GUARD_BYTE 0xA5
+
 /* Outputs start as 0xFF bytes: NaN for floats, -1 or the maximum for integers. */
 static void allocate_outputs(void)
 {
@@ -57,10 +63,33 @@ static void allocate_outputs(void)
 		if (it->kind != PL_OUTPUT)
 			continue;
 		size_t bytes = (size_t)it->count * pl_dtype_size(it->dtype);
-		it->data = malloc(bytes ? bytes : 1);
+		it->data = malloc(bytes + GUARD_LEN);
 		if (!it->data)
 			die("out of memory for output", it->name);
 		memset(it->data, 0xFF, bytes);
+		memset((char *)it->data + bytes, GUARD_BYTE, GUARD_LEN);
+	}
+}
+
+/* Exits with PL_EXIT_OVERRUN when the entry point wrote past the end of an output. */
+static void check_guards(void)
+{
+	for (uint32_t i = 0; i < request.n; i++) {
+		const struct pl_item *it = &request.items[i];
+		if (it->kind != PL_OUTPUT)
+			continue;
+		size_t bytes = (size_t)it->count * pl_dtype_size(it->dtype);
+		const unsigned char *g = (const unsigned char *)it->data + bytes;
+		size_t k = 0;
+		while (k < GUARD_LEN && g[k] == GUARD_BYTE)
+			k++;
+		if (k == GUARD_LEN)
+			continue;
+		fprintf(stderr,
+			"pmpplab harness: the program wrote past the end of output '%s': it holds %llu element%s (%zu bytes), and byte %zu after its end was changed. "
+			"Copy back, and write, only the elements the output holds (the lab's README gives its size).\n",
+			it->name, (unsigned long long)it->count, it->count == 1 ? "" : "s", bytes, k + 1);
+		exit(PL_EXIT_OVERRUN);
 	}
 }
 
@@ -97,6 +126,7 @@ int main(int argc, char **argv)
 	check_cuda();
 #endif
 	double t1 = now_ms();
+	check_guards();
 	fflush(stdout);
 
 	struct pl_file result = { 0 };

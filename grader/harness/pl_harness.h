@@ -13,6 +13,7 @@ extern "C" {
 enum {
 	PL_EXIT_IO = 70,    /* the harness could not read its request or write its result */
 	PL_EXIT_CUDA = 71,  /* a CUDA error was pending when the entry point returned */
+	PL_EXIT_OVERRUN = 72, /* the entry point wrote past the end of an output buffer */
 };
 
 /* The host buffer of input or output NAME (outputs are pre-filled with 0xFF bytes, so a
