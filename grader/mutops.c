@@ -334,6 +334,12 @@ static void plus_minus_one(struct mutgen *g, enum mutops_op op, size_t a, size_t
 	}
 }
 
+/* Keywords that an expression's name may follow (return a[i]): any other name before a
+ * name is a type, a typedef or a template's parameter (E tile[BM][BK]). */
+static const char *const expr_words[] = {
+	"return", "case", "sizeof", "else", "do", "goto", "throw", "new", "delete", "alignof",
+};
+
 /* Whether '[' at I opens a declaration's dimension (float tile[16][16]). */
 static bool decl_bracket(const struct clex *lx, size_t i)
 {
@@ -344,6 +350,8 @@ static bool decl_bracket(const struct clex *lx, size_t i)
 		return false;
 	size_t p = k - 2;
 	if (is_type_word(lx, p) || clex_is(lx, p, "*"))
+		return true;
+	if (lx->tok[p].kind == CLEX_IDENT && !is_any(lx, p, expr_words, sizeof(expr_words) / sizeof(*expr_words)))
 		return true;
 	if (!clex_is(lx, p, ","))
 		return false;

@@ -151,6 +151,32 @@ static void test_operators(void **state)
 	clex_release(&lx);
 }
 
+/* A dimension declared with a typedef's or template parameter's type is a declared
+ * size too (no larger variant); an index after `return` is not. */
+static void test_typedef_size(void **state)
+{
+	(void)state;
+	static const char src[] = "template <typename E> __device__ E f(const E *a)\n"
+				  "{\n"
+				  "    __shared__ __align__(16) E s[BM][4];\n"
+				  "    return a[BM];\n"
+				  "}\n";
+	struct clex lx;
+	struct mutant_list l;
+	assert_int_equal(clex_lex(&lx, src, strlen(src)), 0);
+	assert_int_equal(mutops_generate(&lx, MUTOPS_ALL, &l), 0);
+	bool larger3 = false, larger4 = false;
+	for (size_t i = 0; i < l.n; i++)
+		if (l.m[i].op == MUTOP_IDX && strstr(l.m[i].what, "+ 1")) {
+			larger3 |= l.m[i].line == 3;
+			larger4 |= l.m[i].line == 4;
+		}
+	assert_false(larger3);
+	assert_true(larger4);
+	mutant_list_release(&l);
+	clex_release(&lx);
+}
+
 static void test_parse(void **state)
 {
 	(void)state;
@@ -167,6 +193,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lex),
 		cmocka_unit_test(test_operators),
+		cmocka_unit_test(test_typedef_size),
 		cmocka_unit_test(test_parse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
