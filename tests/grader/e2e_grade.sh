@@ -66,6 +66,15 @@ sed -i '3d' "$tmp/renamed.cu"
 "$pmpplab" --grade 01-vecadd --backend "$backend" --submission "$tmp/renamed.cu" >"$tmp/r.txt" 2>&1
 grep -q "renamed.cu: error: no function vecAdd(...) here" "$tmp/r.txt" || fail "missing entry point not said"
 
+# One element written past the end of an output: the harness's guard bytes catch it.
+sed 's/^\( *\)CHECK(cudaMemcpy(C_h, C_d, bytes, cudaMemcpyDeviceToHost));/&\n\1C_h[n] = 1.0f;/' \
+	"$lab/solution.cu" >"$tmp/overrun.cu"
+grep -q 'C_h\[n\] = 1.0f;' "$tmp/overrun.cu" || fail "overrun: the solution's copy-back line moved; update this test"
+"$pmpplab" --grade 01-vecadd --backend "$backend" --submission "$tmp/overrun.cu" --quick >"$tmp/o.txt" 2>&1
+rc=$?; cat "$tmp/o.txt"
+[ $rc = 1 ] || fail "overrun: exit $rc, expected 1"
+grep -q "wrote past the end of output 'C': it holds" "$tmp/o.txt" || fail "overrun not named"
+
 # --profile: on a GPU, each kernel measured by ncu (or one line saying why not); on the
 # emulator, one line saying where its modelled figures are. Worth no points either way.
 "$pmpplab" --grade 05-tiled-matmul --backend "$backend" --profile \
