@@ -251,7 +251,11 @@ static int worker_init(struct worker *wk, struct launch_ctx *L)
 	b->L = L;
 	b->nthreads = l->block.x * l->block.y * l->block.z;
 	b->nwarps = (b->nthreads + 31) / 32;
-	b->shared_size = L->m->shared_total + l->dyn_shmem;
+	/* As on a GPU, a kernel's shared memory is the static arrays it names, not another
+	 * kernel's of the same module (laid out after them): an overrun past its last array
+	 * faults. With dynamic shared memory, that starts after every static array. */
+	b->shared_size = L->kf->shared_dyn || l->dyn_shmem ? L->m->shared_total + l->dyn_shmem
+							   : L->kf->shared_end;
 	b->local_per_thread = ((L->kf->local_size + 15) & ~(size_t)15) + CALL_LOCAL_STACK;
 	b->warps = calloc(b->nwarps, sizeof(struct warp));
 	b->shared = malloc(b->shared_size ? b->shared_size : 1);

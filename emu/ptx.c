@@ -188,6 +188,27 @@ static void propagate_unsupported(struct ptx_module *m)
 	}
 }
 
+/* A kernel's window of shared memory covers what its callees name too. */
+static void propagate_shared(struct ptx_module *m)
+{
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (unsigned fi = 0; fi < m->nfuncs; fi++) {
+			struct ptx_func *f = &m->funcs[fi];
+			for (unsigned pc = 0; pc < f->ncode; pc++) {
+				if (f->code[pc].op != OP_CALL)
+					continue;
+				const struct ptx_func *g = &m->funcs[f->code[pc].target];
+				if (g->shared_end > f->shared_end || (g->shared_dyn && !f->shared_dyn)) {
+					f->shared_end = g->shared_end > f->shared_end ? g->shared_end : f->shared_end;
+					f->shared_dyn |= g->shared_dyn;
+					changed = 1;
+				}
+			}
+		}
+	}
+}
+
 /* Lines inside toolkit headers (atomicAdd, __shfl_down_sync, cub's bit tricks...) are
  * reported at the user's line that led there: the first position outside the toolkit
  * up the inlined_at chain. iline/ifile become the position the instruction's own line
@@ -258,6 +279,7 @@ int ptx_module_load(const char *text, size_t len, const char *path, struct ptx_m
 				p.m->funcs[i].shared_size += p.m->module_shared;
 		attribute_lines(&p);
 		propagate_unsupported(p.m);
+		propagate_shared(p.m);
 	}
 done:
 	if (rc && !p.rc && err && errlen)

@@ -168,6 +168,8 @@ struct ptx_func {
 	size_t fparam_size;    /* bytes of per-lane .param storage of a frame */
 	size_t local_size;     /* bytes of .local per thread for this function */
 	size_t shared_size;    /* static .shared declared in this function */
+	size_t shared_end;     /* end of the static .shared it and its callees name */
+	int shared_dyn;        /* it or a callee names the dynamic (extern) .shared */
 	unsigned nslots;       /* registers + specials + immediates */
 	uint64_t *imm_vals; uint32_t *imm_slots; unsigned nimm;
 	struct ptx_insn *code; unsigned ncode;

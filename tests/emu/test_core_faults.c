@@ -63,6 +63,11 @@ static void test_shared_out_of_bounds(void **state)
 	assert_int_equal(f.kind, EMU_FAULT_OOB);
 	assert_int_equal(f.is_write, 0);
 	assert_non_null(strstr(f.message, "shared memory"));
+	/* just past its own array, where another kernel's array of the module lies: its
+	 * shared memory is only what it names, as on a GPU */
+	k = 64;
+	assert_int_equal(launch(g_flow, "sharedOob", D3(1, 1, 1), D3(64, 1, 1), 0, args, &f), -EFAULT);
+	assert_non_null(strstr(f.message, "past the end of the block's"));
 	k = 0;
 	assert_int_equal(launch(g_flow, "sharedOob", D3(1, 1, 1), D3(64, 1, 1), 0, args, &f), 0);
 	assert_int_equal(((int *)H(out, 256))[63], 63);
