@@ -39,10 +39,13 @@ static const char *line_of(const char *text, unsigned line, size_t *len)
 	return p ? p : "";
 }
 
-/* Marks the mutants that the entry (its fields F) names. Returns how many. */
-static unsigned apply_entry(struct mutate_run *m, const char *f[3], const size_t n[3], char *why)
+/* Marks the mutants that the entry (its fields F) names. Returns how many; *other is a
+ * second source line they lie on (0: all on one line). */
+static unsigned apply_entry(struct mutate_run *m, const char *f[3], const size_t n[3], char *why,
+			    unsigned *first, unsigned *other)
 {
 	unsigned hits = 0;
+	*first = *other = 0;
 	for (size_t i = 0; i < m->muts.n; i++) {
 		const struct mutant *mu = &m->muts.m[i];
 		const char *op = mutops_name(mu->op);
@@ -54,6 +57,10 @@ static unsigned apply_entry(struct mutate_run *m, const char *f[3], const size_t
 		if (text && same(f[1], n[1], line, len)) {
 			m->judged[i] = why;
 			hits++;
+			if (!*first)
+				*first = mu->line;
+			else if (mu->line != *first && !*other)
+				*other = mu->line;
 		}
 		free(text);
 	}
@@ -95,9 +102,16 @@ int mutate_judged_load(struct mutate_run *m, FILE *out)
 				m->judged_path, lineno);
 			return -1;
 		}
-		if (k == 3 && !apply_entry(m, f, n, (char *)f[2])) {
+		unsigned first, other;
+		if (k == 3 && !apply_entry(m, f, n, (char *)f[2], &first, &other)) {
 			fprintf(out, "%s:%u: matches no mutant of the solution (was the line or the change edited?)\n",
 				m->judged_path, lineno);
+			m->judged_stale = true;
+		} else if (k == 3 && other) {
+			/* `if (1) {` is what every guard mutant's line becomes: such a judgement
+			 * would judge mistakes too */
+			fprintf(out, "%s:%u: matches mutants of lines %u and %u of the solution: a judgement must name one line's mutants\n",
+				m->judged_path, lineno, first, other);
 			m->judged_stale = true;
 		}
 		p = next;

@@ -31,7 +31,8 @@ grep -A1 "^  m[0-9]* const .*\`255\` -> \`256\`" "$tmp/const.txt" | grep -q "sam
   fail "const: (n + 256) / 256 not proven equivalent"
 grep -q "^    +    vecAddKernel<<<(n + 256) / 256, 256>>>" "$tmp/const.txt" || fail "const: no diff"
 
-# an author's judgement that a test refutes, and one that names no mutant, are reported
+# an author's judgement that a test refutes, one that names no mutant and one that names
+# mutants of several lines are reported
 mkdir -p "$tmp/labs" "$tmp/kernels"
 cp -r "$root/labs/01-vecadd" "$tmp/labs/" && cp -r "$root/kernels/01-vecadd" "$root/kernels/vendor" "$tmp/kernels/"
 cat >"$tmp/kernels/01-vecadd/equivalent-mutants.txt" <<'TXT'
@@ -44,6 +45,9 @@ rc=$?; cat "$tmp/judged.txt"
 [ $rc -eq 0 ] || fail "judged: status $rc"
 grep -q "equivalent-mutants.txt:3: matches no mutant" "$tmp/judged.txt" || fail "judged: stale entry not reported"
 grep -q "is judged equivalent, but a test killed it" "$tmp/judged.txt" || fail "judged: refuted judgement not reported"
+# `CHECK(cudaSuccess);` is the line of every dropped copy: it cannot name one mutant
+grep -q "equivalent-mutants.txt:2: matches mutants of lines [0-9]* and [0-9]* of the solution" "$tmp/judged.txt" ||
+  fail "judged: a judgement of several lines not reported"
 
 "$pmpplab" lab mutate 01 --operators bogus >"$tmp/bad.txt" 2>&1
 [ $? -eq 2 ] || fail "unknown operator: status not 2"
