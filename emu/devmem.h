@@ -72,6 +72,16 @@ int devmem_lookup_range(devaddr_t addr, size_t len, devaddr_t *base, size_t *siz
 enum { DEVMEM_BY_KERNEL = 1, DEVMEM_FILLED = 2 };
 unsigned char *devmem_written(devaddr_t addr, size_t len);
 
+/* Flags N bytes at FLAGS as a kernel's work. Blocks on several workers flag the same
+ * bytes (atomics, or stores of equal values): relaxed atomic stores make that defined
+ * (and silent under ThreadSanitizer) at the cost of plain byte stores on x86 and arm64. */
+static inline void devmem_mark_by_kernel(unsigned char *flags, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (__atomic_load_n(&flags[i], __ATOMIC_RELAXED) != DEVMEM_BY_KERNEL)
+			__atomic_store_n(&flags[i], DEVMEM_BY_KERNEL, __ATOMIC_RELAXED);
+}
+
 /* Managed and host allocations: reconcile clears the flag of every flagged byte whose
  * value differs from the snapshot (the host wrote it since); snapshot records the values
  * of the flagged bytes. The runtime reconciles before a launch or a copy and snapshots

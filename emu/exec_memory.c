@@ -173,7 +173,7 @@ void mem_mark_written(struct warp *w, const void *p, unsigned size)
 	for (unsigned k = 0; k < 4; k++)
 		if (w->c_written[k] && c >= w->c_host[k] &&
 		    (uint64_t)(c - w->c_host[k]) < w->c_end[k] - w->c_base[k]) {
-			memset(w->c_written[k] + (c - w->c_host[k]), 1, size);
+			devmem_mark_by_kernel(w->c_written[k] + (c - w->c_host[k]), size);
 			return;
 		}
 }

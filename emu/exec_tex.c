@@ -68,7 +68,7 @@ static int surface_op(struct block *b, struct warp *w, unsigned l, const struct 
 					  : " (or y, z, layer) outside the surface",
 				 err == 2 ? "" : " (.trap mode: cudaBoundaryModeTrap)");
 	if (p && tx->kind == TX_SUST && bd->v.written[0]) /* a kernel's work (provenance) */
-		memset(bd->v.written[0] + (p - bd->v.host[0]), DEVMEM_BY_KERNEL, bytes);
+		devmem_mark_by_kernel(bd->v.written[0] + (p - bd->v.host[0]), bytes);
 	for (unsigned e = 0; e < tx->vec; e++) {
 		if (tx->kind == TX_SUST) {
 			if (p)

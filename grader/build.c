@@ -509,10 +509,11 @@ static bool job_host_prog(const struct job *j, const char *cache, char *path, si
 	if (j->backend != BACKEND_EMU || !j->lab || !j->glue || (env && strcmp(env, "0") == 0))
 		return false;
 	size_t n = 0;
-	char *text = fs_read(j->user_source, &n), hex[33];
+	char *text = fs_read(j->user_source, &n);
 	struct hostview v = { 0 };
 	bool ok = text && hostview_make(text, n, &v) == 0 && !v.doubt;
 	if (ok) {
+		char hex[33];
 		job_hash(j, v.text, hex);
 		snprintf(path, len, "%s/host/%s", cache, hex);
 	}
