@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cudart_errors.h"
+#include "cudart_report.h"
 #include "exec.h"
 
 struct rt_op {
@@ -121,6 +122,7 @@ static void rt_async_exit(void)
 {
 	if (!rt_async_is_worker)
 		rt_async_idle();
+	rt_report_stats();
 }
 
 /* Starts the device thread once (under rt_async_lock); nonzero when it runs. */

@@ -341,9 +341,67 @@ void rt_report_kernel_fault(const char *kernel, const struct emu_fault *f, cudaE
 		rt_event_write(line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }
 
-void rt_report_launch(const char *kernel, dim3 grid, dim3 block, size_t shmem,
-		      cudaError_t status, double ms)
+/* Per kernel (its name, the registry's string, which lives until exit): launches, time,
+ * thread-instructions. Kernels past the table's end are counted in the total only. */
+static struct rt_kernel_stat {
+	const char *name;
+	unsigned launches;
+	double ms;
+	uint64_t insns;
+} rt_stats[64];
+static struct rt_kernel_stat rt_stats_total;
+static pthread_mutex_t rt_stats_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void rt_stats_add(const char *kernel, double ms, uint64_t insns)
 {
+	pthread_mutex_lock(&rt_stats_lock);
+	struct rt_kernel_stat *s = NULL;
+	for (size_t i = 0; i < sizeof rt_stats / sizeof rt_stats[0] && !s; i++)
+		if (!rt_stats[i].name || rt_stats[i].name == kernel)
+			s = &rt_stats[i];
+	struct rt_kernel_stat *add[2] = {&rt_stats_total, s};
+	for (int i = 0; i < 2 && add[i]; i++) {
+		add[i]->name = kernel;
+		add[i]->launches++;
+		add[i]->ms += ms;
+		add[i]->insns += insns;
+	}
+	pthread_mutex_unlock(&rt_stats_lock);
+}
+
+static int rt_stats_by_time(const void *a, const void *b)
+{
+	const struct rt_kernel_stat *x = a, *y = b;
+	return (x->ms < y->ms) - (x->ms > y->ms);
+}
+
+void rt_report_stats(void)
+{
+	const char *e = getenv("PMPPLAB_EMU_STATS");
+	if (!e || !*e || strcmp(e, "0") == 0)
+		return;
+	pthread_mutex_lock(&rt_stats_lock);
+	const struct rt_kernel_stat *t = &rt_stats_total;
+	fflush(stdout);
+	fprintf(stderr, "pmpplab emu: %llu thread-instructions in %u launches, %.3f s in kernels\n",
+		(unsigned long long)t->insns, t->launches, t->ms / 1e3);
+	size_t n = 0;
+	while (n < sizeof rt_stats / sizeof rt_stats[0] && rt_stats[n].name)
+		n++;
+	qsort(rt_stats, n, sizeof rt_stats[0], rt_stats_by_time);
+	for (size_t i = 0; i < n && i < 5; i++) {
+		const struct rt_kernel_stat *s = &rt_stats[i];
+		fprintf(stderr, "pmpplab emu:   %-40.40s %6u launches %10.3f s %14llu insns %8.2f M/s\n",
+			s->name, s->launches, s->ms / 1e3,
+			(unsigned long long)s->insns, s->ms > 0 ? (double)s->insns / s->ms / 1e3 : 0.0);
+	}
+	pthread_mutex_unlock(&rt_stats_lock);
+}
+
+void rt_report_launch(const char *kernel, dim3 grid, dim3 block, size_t shmem,
+		      cudaError_t status, double ms, uint64_t insns)
+{
+	rt_stats_add(kernel, ms, insns);
 	rt_report_init();
 	if (rt_events_fd < 0)
 		return;
@@ -351,9 +409,11 @@ void rt_report_launch(const char *kernel, dim3 grid, dim3 block, size_t shmem,
 	rt_json_escape(esc_kernel, sizeof esc_kernel, kernel);
 	int n = snprintf(line, sizeof line,
 			 "{\"event\":\"launch\",\"kernel\":\"%s\",\"grid\":[%u,%u,%u],"
-			 "\"block\":[%u,%u,%u],\"shmem\":%zu,\"status\":\"%s\",\"ms\":%.3f}\n",
+			 "\"block\":[%u,%u,%u],\"shmem\":%zu,\"status\":\"%s\",\"ms\":%.3f,"
+			 "\"insns\":%llu}\n",
 			 esc_kernel, grid.x, grid.y, grid.z, block.x, block.y, block.z, shmem,
-			 status == cudaSuccess ? "ok" : rt_error_name(status), ms);
+			 status == cudaSuccess ? "ok" : rt_error_name(status), ms,
+			 (unsigned long long)insns);
 	if (n > 0)
 		rt_event_write(line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }

@@ -38,9 +38,16 @@ void rt_report_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 void rt_report_kernel_fault(const char *kernel, const struct emu_fault *f, cudaError_t err,
 			    const char *note);
 
-/* One "launch" event (no stderr output). status cudaSuccess prints "ok". */
+/* One "launch" event (no stderr output). status cudaSuccess prints "ok"; insns is the
+ * thread-instructions the launch executed. Also counted for rt_report_stats. */
 void rt_report_launch(const char *kernel, dim3 grid, dim3 block, size_t shmem,
-		      cudaError_t status, double ms);
+		      cudaError_t status, double ms, uint64_t insns);
+
+/* At exit, when $PMPPLAB_EMU_STATS is set: what the kernels cost on stderr, the total
+ * ("pmpplab emu: N thread-instructions in L launches, S s in kernels") and the kernels
+ * that took the most time with their rates, so a slow program shows where its time
+ * goes (bench/cuda_samples.sh reads the total). */
+void rt_report_stats(void);
 
 /* The JSON "kind" of a fault. */
 const char *rt_report_fault_kind(enum emu_fault_kind k);
