@@ -18,6 +18,7 @@
 #include "harness/pl_harness.h"
 #include "memcheck.h"
 #include "ncu.h"
+#include "nvccdiag.h"
 #include "paths.h"
 #include "barriers.h" /* barrier and race analysis (issue 6) */
 #include "optim.h"
@@ -185,8 +186,10 @@ static int do_build(struct grading *g)
 	g->report->build_ms_host = g->prog.ms_host;
 	g->report->build_ms_ptx = g->prog.ms_ptx;
 	g->report->build_host_reused = g->prog.host_reused;
-	if (rc == -ENOEXEC)
+	if (rc == -ENOEXEC) {
 		explain_glue_errors(g);
+		nvccdiag_explain(&g->prog.diags); /* a missing ';' shown on the next line */
+	}
 	for (unsigned i = 0; i < g->prog.diags.n; i++) {
 		const struct diag *d = &g->prog.diags.items[i];
 		diag_add(&g->report->build, d->severity, d->file, d->line, d->col, "%s", d->message);

@@ -216,3 +216,78 @@ unsigned nvccdiag_parse(const char *text, struct diag_list *out)
 	}
 	return errors;
 }
+
+/* The last character of LINE's code (before a // comment, spaces left out), or 0 when
+ * the line has none (blank, a comment, a preprocessor line). Sets *END to its column. */
+static char code_end(const char *line, unsigned *end)
+{
+	const char *t = line + strspn(line, " \t");
+	if (*t == '#' || *t == '\0' || (t[0] == '/' && (t[1] == '/' || t[1] == '*')) || t[0] == '*')
+		return 0;
+	size_t n = strlen(line);
+	for (const char *q = t; *q; q++) { /* a // outside a string ends the code */
+		if (*q == '"' || *q == '\'') {
+			char quote = *q;
+			while (q[1] && q[1] != quote)
+				q += q[1] == '\\' && q[2] ? 2 : 1;
+			if (!q[1])
+				break;
+			q++;
+		} else if (q[0] == '/' && q[1] == '/') {
+			n = (size_t)(q - line);
+			break;
+		}
+	}
+	while (n && (line[n - 1] == ' ' || line[n - 1] == '\t'))
+		n--;
+	*end = (unsigned)n;
+	return n ? line[n - 1] : 0;
+}
+
+/* The note for error D, when it is a missing token at the start of its line. */
+static void explain_missing(const struct diag *d, struct diag_list *out)
+{
+	const char *m = d->message;
+	if (d->severity != DIAG_ERROR || !d->file || d->line < 2 || !d->col ||
+	    strncmp(m, "expected a \"", 12) != 0 || strlen(m) != 14 || m[13] != '"')
+		return;
+	char token = m[12];
+	char *here = source_line(d->file, d->line);
+	if (!here)
+		return;
+	bool first = d->col <= strspn(here, " \t") + 1; /* at the line's first token */
+	free(here);
+	if (!first)
+		return;
+	/* The code line before it: blank and comment lines are skipped (a few of them). */
+	for (unsigned lno = d->line - 1; lno >= 1 && lno + 8 >= d->line; lno--) {
+		char *prev = source_line(d->file, lno);
+		if (!prev)
+			return;
+		unsigned end = 0;
+		char last = code_end(prev, &end);
+		free(prev);
+		if (!last)
+			continue;
+		/* A line that ends in the token is not it, nor one that opens a block. */
+		if (last == token || (token == ';' && last == '{'))
+			return;
+		diag_add(out, DIAG_NOTE, d->file, lno, end + 1,
+			 "the mistake may be at the end of line %u: a missing \"%c\" is reported at "
+			 "the code after it, line %u", lno, token, d->line);
+		return;
+	}
+}
+
+void nvccdiag_explain(struct diag_list *l)
+{
+	struct diag_list out;
+	diag_list_init(&out);
+	for (unsigned i = 0; i < l->n; i++) {
+		const struct diag *d = &l->items[i];
+		diag_add(&out, d->severity, d->file, d->line, d->col, "%s", d->message);
+		explain_missing(d, &out);
+	}
+	diag_list_release(l);
+	*l = out;
+}

@@ -257,15 +257,55 @@ static void render_output(const struct results_input *in, const char *output,
 {
 	char *copy = xstrdup(output);
 	char *save = NULL;
+	unsigned shown = 0; /* the source line last shown: a fault and its note name the same */
 	for (char *ln = strtok_r(copy, "\n", &save); ln; ln = strtok_r(NULL, "\n", &save)) {
 		sline_list_wrap(out, ROLE_NORMAL, 4, in->width, ln);
 		char file[256];
 		unsigned line = 0;
-		if (sscanf(ln, "%255[^:\n ]:%u:", file, &line) == 2 && line &&
-		    is_student_file(file, in->student_path))
+		if (sscanf(ln, "%255[^:\n ]:%u:", file, &line) == 2 && line && line != shown &&
+		    is_student_file(file, in->student_path)) {
 			show_source(out, in->student_path, line, 0);
+			shown = line;
+		}
 	}
 	free(copy);
+}
+
+/* Whether the grader left T unrun because the program does not compile. */
+static bool not_built(const struct report_test *t)
+{
+	static const char why[] = "not run: the program does not compile";
+	return t->status != TEST_PASSED && t->output && strncmp(t->output, why, sizeof(why) - 1) == 0;
+}
+
+/* The tests a failed build left unrun, as one line under the compiler's errors, so the
+ * errors come right after the build's line (issue 18: they sat under five "not run"
+ * lines, off an 80x24 screen). */
+static void render_not_built(const struct results_input *in, const struct report *r,
+			     struct sline_list *out)
+{
+	unsigned n = 0;
+	double max = 0;
+	char *names = xstrdup("");
+	for (unsigned i = 0; i < r->n_tests; i++) {
+		if (!not_built(&r->tests[i]))
+			continue;
+		char *more = xasprintf("%s%s%s", names, n ? ", " : "", r->tests[i].name);
+		free(names);
+		names = more;
+		n++;
+		max += r->tests[i].max_score;
+	}
+	if (n) {
+		char score[64], *what = xasprintf("%u %s not run: the program does not compile", n,
+						  n == 1 ? "test" : "tests");
+		fmt_score(score, sizeof(score), 0, max);
+		sline_list_add(out);
+		check_line(out, GLYPH_FAIL, ROLE_FAIL, ROLE_NORMAL, what, *score ? score : NULL);
+		sline_list_wrap(out, ROLE_DIM, 4, in->width, names);
+		free(what);
+	}
+	free(names);
 }
 
 static void render_report(const struct results_input *in, struct sline_list *out)
@@ -298,8 +338,11 @@ static void render_report(const struct results_input *in, struct sline_list *out
 					r->build_ms_host / 1000, r->build_ms_ptx / 1000);
 	}
 	sline_list_add(out);
-	render_tests(in, r->tests, r->n_tests, r->build.n, out);
+	for (unsigned i = 0; i < r->n_tests; i++)
+		if (!not_built(&r->tests[i]))
+			render_tests(in, &r->tests[i], 1, r->build.n, out);
 	render_build_diags(in, out);
+	render_not_built(in, r, out);
 	if (in->report_quick)
 		sline_list_addf(out, ROLE_DIM,
 				"Quick runs skip the large datasets: g (F6) grades in full.");
@@ -432,7 +475,7 @@ void results_render(const struct results_input *in, struct sline_list *out,
 		sline_list_add(out);
 		sline_list_wrap(out, ROLE_NORMAL, 1, in->width,
 				"Edit the file (e or F2), then press r (F5) for a quick run or g (F6) "
-				"for a full grade. While this lab is open, every save runs it again.");
+				"for a full grade. Every save runs it again.");
 	}
 	render_hints(in, out, marks);
 	if (marks) { /* line numbers from the first line this call added */

@@ -114,6 +114,45 @@ static void test_column_after_macro(void **state)
 	unlink(path);
 }
 
+/* Issue 18: a missing ';' is reported at the start of the next code line; the note says
+ * where the mistake is. Not for a token missing mid-line, nor after a line that ends in
+ * the token already. */
+static void test_missing_token_note(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/pmpplab-nvccdiag-XXXXXX";
+	int fd = mkstemp(path);
+	const char src[] = "__global__ void k(int *o, int n)\n"      /* 1 */
+			   "{\n"                                      /* 2 */
+			   "\tint i = threadIdx.x // the thread\n"     /* 3 */
+			   "\n"                                        /* 4 */
+			   "    if (i < n) o[i] = 0;\n"                /* 5 */
+			   "    int j = 1;\n"                          /* 6 */
+			   "    o[j] = f(1 2);\n"                      /* 7 */
+			   "}\n";
+	assert_true(write(fd, src, sizeof(src) - 1) == (ssize_t)(sizeof(src) - 1));
+	close(fd);
+	struct diag_list d;
+	diag_list_init(&d);
+	diag_add(&d, DIAG_ERROR, path, 5, 5, "expected a \";\"");
+	diag_add(&d, DIAG_ERROR, path, 7, 16, "expected a \")\"");  /* mid-line */
+	diag_add(&d, DIAG_ERROR, path, 6, 5, "expected a \";\"");   /* line 5 ends in ';' */
+	diag_add(&d, DIAG_ERROR, "/nonexistent.cu", 2, 1, "expected a \";\"");
+	nvccdiag_explain(&d);
+	assert_int_equal(d.n, 5);
+	assert_int_equal(d.items[0].line, 5);
+	const struct diag *note = &d.items[1];
+	assert_int_equal(note->severity, DIAG_NOTE);
+	assert_string_equal(note->file, path);
+	assert_int_equal(note->line, 3); /* the blank line 4 and the comment skipped */
+	assert_int_equal(note->col, 21);  /* after "\tint i = threadIdx.x" */
+	assert_non_null(strstr(note->message, "the mistake may be at the end of line 3"));
+	for (unsigned i = 2; i < d.n; i++)
+		assert_int_equal(d.items[i].severity, DIAG_ERROR);
+	diag_list_release(&d);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -121,6 +160,7 @@ int main(void)
 		cmocka_unit_test(test_gcc_ptxas_ld),
 		cmocka_unit_test(test_column_after_macro),
 		cmocka_unit_test(test_missing_cuda_api),
+		cmocka_unit_test(test_missing_token_note),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -101,6 +101,8 @@ static struct report *make_report(bool build_ok)
 		free(copy);
 		report_add(r, "build", 0, false, "does not compile");
 		report_add(r, "correctness: small", 2, false, "not run: the program does not compile");
+		report_add(r, "correctness: odd", 2, false, "not run: the program does not compile");
+		report_add(r, "memcheck", 1, false, "not run: the program does not compile");
 	} else {
 		report_add(r, "build", 0, true, NULL);
 		char *msg;
@@ -136,6 +138,41 @@ static void test_compile_errors(void **state)
 	assert_true(other > 0);
 	assert_null(strstr(out.lines[other + 1].text, " | "));
 	assert_int_equal(results_first_error_line(r, student), 4);
+	/* Issue 18: the errors come right under the build's line, and the tests the build
+	 * left unrun make one line after them, not one "not run" line each above them. */
+	assert_int_equal(find("Compiler errors"), find(" x build") + 2);
+	int unrun = find("x 3 tests not run: the program does not compile  0/5");
+	assert_true(unrun > e);
+	assert_string_equal(out.lines[unrun + 1].text,
+			    "    correctness: small, correctness: odd, memcheck");
+	unsigned said = 0;
+	for (unsigned i = 0; i < out.n; i++)
+		said += strstr(out.lines[i].text, "not run") != NULL;
+	assert_int_equal(said, 1);
+	report_free(r);
+}
+
+/* Issue 18: a fault and the note after it name the same line: its source is shown once. */
+static void test_fault_source_once(void **state)
+{
+	(void)state;
+	struct report *r = report_new("01-vecadd", student, "emu", 7);
+	char *msg;
+	if (asprintf(&msg, "%s:5: error: thread 3 wrote past the end\n%s:5: note: kernel k stopped\n"
+			   "%s:4: error: later", student, student, student) < 0)
+		fail();
+	report_add(r, "correctness: small", 2, false, "%s", msg);
+	free(msg);
+	struct results_input in = {.spec = &spec, .student_path = student, .report = r, .width = 200};
+	render(&in);
+	unsigned five = 0, four = 0;
+	for (unsigned i = 0; i < out.n; i++) {
+		five += strcmp(out.lines[i].text, "     5 |     a[i] = 0;") == 0;
+		four += strstr(out.lines[i].text, "     4 |") == out.lines[i].text;
+	}
+	assert_int_equal(five, 1);
+	assert_int_equal(four, 1);
+	assert_true(find("note: kernel k stopped") > find("     5 |"));
 	report_free(r);
 }
 
@@ -368,6 +405,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_running_checklist),
 		cmocka_unit_test(test_compile_errors),
+		cmocka_unit_test(test_fault_source_once),
 		cmocka_unit_test(test_failed_dataset_and_runtime_line),
 		cmocka_unit_test(test_hints_one_at_a_time),
 		cmocka_unit_test(test_config_error),
