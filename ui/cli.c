@@ -129,6 +129,17 @@ static const char help_text[] =
 	"Exit status: 0 all passed, 1 something failed, 2 usage or configuration error.\n"
 	"A batch: 0 every submission graded, 1 some could not be (see grades.csv's notes).\n";
 
+/* Where the manual is: installed, `man pmpplab`; from a clone's build, the copy the
+ * build makes (assets/meson.build), by its path or through PATH (issue 18). */
+static void print_manual_line(void)
+{
+	if (paths_in_build_tree())
+		printf("\nThe manual: man %s/man/man1/pmpplab.1\n(or man pmpplab, with %s/ui on "
+		       "PATH).\n", PMPPLAB_BUILD_ROOT, PMPPLAB_BUILD_ROOT);
+	else
+		printf("\nThe manual: man pmpplab.\n");
+}
+
 static int usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "pmpplab: ");
@@ -536,6 +547,7 @@ int cli_main(int argc, char **argv)
 	switch (c.cmd) {
 	case CMD_HELP:
 		fputs(help_text, stdout);
+		print_manual_line();
 		fputs("\n", stdout);
 		fputs(usage, stdout);
 		return CLI_OK;
