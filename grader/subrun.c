@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "livetrace.h"
 #include "paths.h"
 #include "sandbox.h"
 
@@ -104,8 +105,10 @@ int subrun_run(struct subrun *s, const struct subrun_call *c, struct runner_resu
 		.flood_cap = FLOOD_BYTES,
 		.sandbox = &v,
 	};
-	if (rc == 0)
+	if (rc == 0) {
+		livetrace_note_run(c->env, c->reads[0], c->what); /* whose trace the panels show */
 		rc = runner_run(&o, res);
+	}
 	if (rc == 0 && s && !c->lab_code)
 		account(s, c, res);
 	free(emulib);

@@ -43,6 +43,7 @@ struct app {
 	struct results_run run;
 	struct report *partial;  /* the tests of the running job so far (issue 16) */
 	bool rerun_pending, rerun_quick;
+	const struct lab_spec *rerun_lab; /* the lab the queued run grades */
 	/* The latest result, for report_lab. */
 	const struct lab_spec *report_lab;
 	struct report *report;

@@ -66,6 +66,10 @@ struct inspect {
 	char *student_path;            /* the student's file, for the source lines */
 	enum tracetag_match match;     /* the tag on disk against want, at the last refresh */
 	bool trace_mine;               /* snap is of want: the live tabs show it */
+	/* The run of the grading that wrote snap (livetrace_run_of): its dataset and what
+	 * it was for; run_known false when the trace does not say (issue 18). */
+	bool run_known;
+	char run_dataset[64], run_what[128];
 	bool run_going;                /* set by the panel: a run of this lab is going */
 
 	/* A line shown above the live tabs (the GPU backend: where their figures come

@@ -9,7 +9,6 @@
 #include "glyph.h"
 #include "mdview.h"
 #include "panel.h"
-#include "utf8.h"
 #include "xmem.h"
 
 struct list_panel {
@@ -17,12 +16,41 @@ struct list_panel {
 	unsigned top; /* first lab shown */
 };
 
-static void list_status_cell(const struct lab_state *st, char *buf, size_t n, enum ui_role *role)
+/* Columns: marker, id, chapter, status, best, then the title in what is left, so that
+ * a lab's status sits by its name at any width (issue 18: at 200 columns it was 150
+ * columns away, at the right edge, after the title's blank space). */
+enum { COL_ID = 2, COL_CH = 18, COL_STATUS = 22, COL_BEST = 40, COL_TITLE = 54 };
+
+/* "✔ passed", "✘ failing (quick)" (the latest run was a quick one), "… quick run" while
+ * the lab's run goes. */
+static void list_status_cell(const struct app *a, const struct lab_spec *spec,
+			     const struct lab_state *st, char *buf, size_t n, enum ui_role *role)
 {
+	if (job_busy(a->job) && a->job_lab == spec) {
+		*role = ROLE_RUNNING;
+		snprintf(buf, n, "%s %s", glyph(GLYPH_ELLIPSIS), a->run.quick ? "quick run" : "grading");
+		return;
+	}
 	enum lab_status s = st ? st->status : LAB_NOT_STARTED;
 	enum glyph g = s == LAB_PASSED ? GLYPH_PASS : s == LAB_FAILING ? GLYPH_FAIL : GLYPH_PENDING;
 	*role = s == LAB_PASSED ? ROLE_PASS : s == LAB_FAILING ? ROLE_FAIL : ROLE_DIM;
-	snprintf(buf, n, "%s %s", glyph(g), state_status_name(s));
+	snprintf(buf, n, "%s %s%s", glyph(g), state_status_name(s),
+		 s != LAB_NOT_STARTED && st->last_quick ? " (quick)" : "");
+}
+
+/* The best full grade, else the best quick run marked as such (quick runs skip the
+ * large datasets: not a grade, but what the student has done so far), else "-". */
+static void list_best_cell(const struct lab_state *st, char *buf, size_t n, enum ui_role *role)
+{
+	*role = ROLE_NORMAL;
+	if (st && st->best_max > 0) {
+		snprintf(buf, n, "%g/%g", st->best, st->best_max);
+	} else if (st && st->best_quick_max > 0) {
+		snprintf(buf, n, "%g/%g quick", st->best_quick, st->best_quick_max);
+		*role = ROLE_DIM;
+	} else {
+		snprintf(buf, n, "-");
+	}
 }
 
 static void list_row(struct app *a, const struct lab_spec *spec, int y, int w, bool sel)
@@ -31,24 +59,18 @@ static void list_row(struct app *a, const struct lab_spec *spec, int y, int w, b
 	enum ui_role base = sel ? ROLE_SELECTED : ROLE_NORMAL;
 	struct rect row = { y, 0, 1, w };
 	draw_fill(&row, base);
-	char status[48], best[32];
-	enum ui_role srole;
-	list_status_cell(st, status, sizeof(status), &srole);
-	if (st && st->best_max > 0)
-		snprintf(best, sizeof(best), "%g/%g", st->best, st->best_max);
-	else /* quick runs skip datasets: their score is not a grade */
-		snprintf(best, sizeof(best), "-");
-	/* Columns: marker 2, id 16, chapter 4, title (flexible), status 15, best 9. */
-	int title_w = w - 2 - 16 - 4 - 15 - 9 - 2;
+	char status[48], best[48];
+	enum ui_role srole, brole;
+	list_status_cell(a, spec, st, status, sizeof(status), &srole);
+	list_best_cell(st, best, sizeof(best), &brole);
 	draw_text(y, 0, 2, base, sel ? glyph(GLYPH_RUNNING) : " ");
-	draw_text(y, 2, 15, base, spec->id);
+	draw_text(y, COL_ID, COL_CH - COL_ID - 1, base, spec->id);
 	char ch[8];
 	snprintf(ch, sizeof(ch), "%3u", spec->chapter);
-	draw_text(y, 18, 4, sel ? base : ROLE_DIM, ch);
-	draw_text_cut(y, 22, title_w, base, spec->title ? spec->title : "");
-	draw_text(y, 22 + title_w + 1, 15, sel ? base : srole, status);
-	int bw = utf8_width(best, strlen(best));
-	draw_text(y, w - 1 - bw, 9, sel ? base : ROLE_NORMAL, best);
+	draw_text(y, COL_CH, COL_STATUS - COL_CH, sel ? base : ROLE_DIM, ch);
+	draw_text(y, COL_STATUS, COL_BEST - COL_STATUS - 1, sel ? base : srole, status);
+	draw_text(y, COL_BEST, COL_TITLE - COL_BEST - 1, sel ? base : brole, best);
+	draw_text_cut(y, COL_TITLE, w - COL_TITLE - 1, base, spec->title ? spec->title : "");
 }
 
 /* Fills the summary's spare rows (a tall screen has many) with the start of the lab's
@@ -121,12 +143,11 @@ static void list_draw(struct panel *p)
 	const struct rect *r = &a->layout.list;
 	draw_fill(r, ROLE_NORMAL);
 	int w = r->w;
-	int title_w = w - 2 - 16 - 4 - 15 - 9 - 2;
-	draw_text(r->y, 2, 15, ROLE_H3, "Lab");
-	draw_text(r->y, 18, 4, ROLE_H3, " Ch");
-	draw_text(r->y, 22, title_w, ROLE_H3, "Title");
-	draw_text(r->y, 22 + title_w + 1, 15, ROLE_H3, "Status");
-	draw_text(r->y, w - 5, 4, ROLE_H3, "Best");
+	draw_text(r->y, COL_ID, COL_CH - COL_ID, ROLE_H3, "Lab");
+	draw_text(r->y, COL_CH, COL_STATUS - COL_CH, ROLE_H3, " Ch");
+	draw_text(r->y, COL_STATUS, COL_BEST - COL_STATUS, ROLE_H3, "Status");
+	draw_text(r->y, COL_BEST, COL_TITLE - COL_BEST, ROLE_H3, "Best");
+	draw_text(r->y, COL_TITLE, w - COL_TITLE, ROLE_H3, "Title");
 	int rows = r->h - 1;
 	if (a->selected < lp->top)
 		lp->top = a->selected;

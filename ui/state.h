@@ -14,6 +14,7 @@ struct lab_state {
 	char *id;
 	enum lab_status status; /* of the latest run */
 	double best, best_max;  /* best full grade; best_max 0 = never graded in full */
+	double best_quick, best_quick_max; /* best quick run; best_quick_max 0 = none */
 	double last, last_max;  /* latest run, quick or full */
 	bool last_quick;
 	unsigned runs;
@@ -43,7 +44,8 @@ char *state_load_recover(struct ui_state *s, const char *path);
 struct lab_state *state_lab(struct ui_state *s, const char *id);
 /* The state of lab ID, or NULL. */
 const struct lab_state *state_find(const struct ui_state *s, const char *id);
-/* Records a run's result: status, latest score and, for a full grade, the best. */
+/* Records a run's result: status, latest score, and the best full grade or the best
+ * quick run. */
 void state_record(struct lab_state *l, double score, double max_score, bool passed, bool quick);
 void state_set_selected(struct ui_state *s, const char *id);
 /* "not started", "failing", "passed". */

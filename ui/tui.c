@@ -29,6 +29,7 @@
 #include "grade.h"
 #include "inspect_panel.h" /* issue 7 */
 #include "keyread.h"
+#include "livetrace.h"
 #include "theme.h"
 #include "tracetag.h"
 #include "workspace.h"
@@ -63,6 +64,19 @@ static void app_save_state(struct app *a)
 			   a->state_path, strerror(-rc));
 }
 
+/* On the list, a save of any lab's file runs that lab (issue 18): the watch's files are
+ * the labs, in order (watch_add keeps the indices of folders it cannot watch). */
+static void app_watch_list(struct app *a)
+{
+	watch_free(a->watch);
+	a->watch = watch_new();
+	for (unsigned i = 0; a->watch && i < a->labs.n; i++) {
+		char *file = workspace_student_file(a->ws, a->labs.labs[i]);
+		watch_add(a->watch, file ? file : "");
+		free(file);
+	}
+}
+
 void app_open_lab(struct app *a, unsigned i)
 {
 	const struct lab_spec *spec = a->labs.labs[i];
@@ -71,7 +85,13 @@ void app_open_lab(struct app *a, unsigned i)
 	free(a->student_path);
 	a->student_path = workspace_student_file(a->ws, spec);
 	watch_free(a->watch);
-	a->watch = a->student_path ? watch_new(a->student_path) : NULL;
+	a->watch = a->student_path ? watch_new() : NULL;
+	if (a->watch && watch_add(a->watch, a->student_path) < 0) {
+		int err = errno;
+		watch_free(a->watch);
+		a->watch = NULL;
+		errno = err;
+	}
 	a->view = VIEW_LAB;
 	if (a->notice_lab != spec)
 		a->notice_lab = NULL;
@@ -88,8 +108,7 @@ void app_open_lab(struct app *a, unsigned i)
 
 void app_close_lab(struct app *a)
 {
-	watch_free(a->watch);
-	a->watch = NULL;
+	app_watch_list(a);
 	a->open = NULL;
 	a->view = VIEW_LIST;
 	a->notice_lab = NULL;
@@ -98,54 +117,76 @@ void app_close_lab(struct app *a)
 
 /* Before a run: the old trace goes, and a tag says which lab and which version of its
  * file the new one will be of (tracetag.h), so the panels never show another lab's. */
-static void app_tag_trace(struct app *a, const struct lab_spec *spec)
+static void app_tag_trace(struct app *a, const struct lab_spec *spec, const char *file)
 {
 	if (!a->trace_path)
 		return;
 	char *tag_path = tracetag_path(a->trace_path);
+	char *runs = livetrace_runs_path(a->trace_path);
 	struct tracetag tag;
 	unlink(a->trace_path);
-	if (tracetag_of_file(&tag, spec->id, a->student_path) < 0 ||
+	if (runs)
+		unlink(runs); /* which run wrote the trace: the grader notes it again (issue 18) */
+	free(runs);
+	if (tracetag_of_file(&tag, spec->id, file) < 0 ||
 	    tracetag_write(tag_path, &tag) < 0)
 		unlink(tag_path); /* no tag: the panels show no trace rather than a wrong one */
 	free(tag_path);
 }
 
-/* Starts grading the open lab (or the selected one from the list). */
-static void app_run(struct app *a, bool quick)
+/* Starts grading lab SPEC (its file in the workspace), whatever the view. */
+static void app_grade(struct app *a, const struct lab_spec *spec, bool quick)
 {
-	const struct lab_spec *spec = a->open ? a->open : app_selected(a);
-	if (!spec)
-		return;
-	if (!a->open)
-		app_open_lab(a, a->selected);
 	if (job_busy(a->job)) {
 		/* Issue 16: what runs is about the file as it was; the new run replaces it. */
 		a->rerun_pending = true;
 		a->rerun_quick = quick;
+		a->rerun_lab = spec;
 		job_stop(a->job);
 		app_status(a, ROLE_STATUS, "Stopping the run that is going; the new one starts next.");
 		return;
 	}
+	char *file = workspace_student_file(a->ws, spec);
 	struct grade_opts opts = {
 		.backend = a->backend,
-		.submission = a->student_path,
+		.submission = file,
 		.quick = quick,
 		/* on a GPU, grading also measures the kernels with ncu for the memory panel */
 		.profile = !quick && backend_resolve(a->backend) == BACKEND_GPU,
 	};
-	app_tag_trace(a, spec);
+	app_tag_trace(a, spec, file);
 	int rc = job_start(a->job, spec, &opts);
 	if (rc < 0) {
 		app_status(a, ROLE_FAIL, "Could not start grading: %s", strerror(-rc));
+		free(file);
 		return;
 	}
 	a->job_lab = spec;
 	report_free(a->partial);
-	a->partial = report_new(spec->id, a->student_path, "", 0);
+	a->partial = report_new(spec->id, file, "", 0);
+	free(file);
 	results_run_start(&a->run, quick);
 	lab_panel_show_results(a->lab_panel);
-	app_status(a, ROLE_RUNNING, "%s %s", quick ? "Quick run of" : "Grading", spec->id);
+	app_status(a, ROLE_RUNNING, "%s %s%s", quick ? "Quick run of" : "Grading", spec->id,
+		   a->open == spec ? "" : " (its file was saved)");
+}
+
+/* Runs the open lab, or opens the selected one from the list and runs it (r, g). */
+static void app_run(struct app *a, bool quick)
+{
+	if (!a->open && app_selected(a))
+		app_open_lab(a, a->selected);
+	if (a->open)
+		app_grade(a, a->open, quick);
+}
+
+/* A save the watch saw: the open lab's file, or on the list lab INDEX's. */
+static void app_saved(struct app *a, int index)
+{
+	if (a->open)
+		app_grade(a, a->open, true);
+	else if ((unsigned)index < a->labs.n)
+		app_grade(a, a->labs.labs[index], true);
 }
 
 /* A progress message from the job: update the checklist and the status line. */
@@ -194,9 +235,9 @@ static void app_done(struct app *a, struct job_event *ev)
 	if (ev->rc == -ECANCELED) { /* stopped for a newer run (job_stop): nothing to keep */
 		report_free(ev->report);
 		diag_list_release(&ev->diags);
-		if (a->rerun_pending && a->open) {
+		if (a->rerun_pending) {
 			a->rerun_pending = false;
-			app_run(a, a->rerun_quick);
+			app_grade(a, a->rerun_lab, a->rerun_quick);
 		}
 		return;
 	}
@@ -234,9 +275,9 @@ static void app_done(struct app *a, struct job_event *ev)
 			   passed && ev->quick ? "; g grades in full" : "",
 			   ev->report->sandboxed ? "" : " (not sandboxed)");
 	}
-	if (a->rerun_pending && a->open) {
+	if (a->rerun_pending) {
 		a->rerun_pending = false;
-		app_run(a, a->rerun_quick);
+		app_grade(a, a->rerun_lab, a->rerun_quick);
 	}
 }
 
@@ -584,6 +625,7 @@ static int tui_load(struct app *a, const char *ws, const char *labs_dir)
 	for (unsigned i = 0; a->state.selected && i < a->labs.n; i++)
 		if (strcmp(a->labs.labs[i]->id, a->state.selected) == 0)
 			a->selected = i;
+	app_watch_list(a); /* the list is the first view */
 	return 0;
 }
 
@@ -662,8 +704,9 @@ static int tui_loop(struct app *a, int tty_stderr)
 		now = watch_now_ms();
 		if (a->watch && (fds[2].revents & POLLIN))
 			watch_read(a->watch, now);
-		if (a->watch && a->open && watch_take(a->watch, now)) {
-			app_run(a, true);
+		int saved = a->watch ? watch_take(a->watch, now) : -1;
+		if (saved >= 0) {
+			app_saved(a, saved);
 			redraw = true;
 		}
 		if (job_busy(a->job)) {

@@ -1,4 +1,4 @@
-/* watch: debounced inotify on the student file's folder. See watch.h. */
+/* watch: debounced inotify on the student files' folders. See watch.h. */
 #include "watch.h"
 
 #include <errno.h>
@@ -11,34 +11,48 @@
 
 #include "xmem.h"
 
-struct watch {
-	int fd;
+struct watch_file {
+	int wd;           /* its folder's watch (several files may share one); -1: none */
 	char *name;       /* the file's base name */
 	bool pending;
 	uint64_t last_ms; /* time of the latest change */
 };
 
-struct watch *watch_new(const char *path)
+struct watch {
+	int fd;
+	struct watch_file *files;
+	unsigned n, cap;
+};
+
+struct watch *watch_new(void)
 {
-	char *d = xstrdup(path), *b = xstrdup(path);
 	struct watch *w = xcalloc(1, sizeof(*w));
-	w->name = xstrdup(basename(b));
 	w->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-	if (w->fd < 0)
-		goto fail;
-	/* CLOSE_WRITE: saved in place; MOVED_TO/CREATE: saved by rename or recreated. */
-	if (inotify_add_watch(w->fd, dirname(d), IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE) < 0)
-		goto fail;
-	free(d);
-	free(b);
+	if (w->fd < 0) {
+		int err = errno;
+		free(w);
+		errno = err;
+		return NULL;
+	}
 	return w;
-fail:;
-	int err = errno;
+}
+
+int watch_add(struct watch *w, const char *path)
+{
+	if (w->n == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 8;
+		w->files = xrealloc(w->files, w->cap * sizeof(*w->files));
+	}
+	char *d = xstrdup(path), *b = xstrdup(path);
+	struct watch_file *f = &w->files[w->n];
+	*f = (struct watch_file){ .name = xstrdup(basename(b)) };
+	/* CLOSE_WRITE: saved in place; MOVED_TO/CREATE: saved by rename or recreated. */
+	f->wd = inotify_add_watch(w->fd, dirname(d), IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE);
+	int rc = f->wd < 0 ? -errno : (int)w->n;
 	free(d);
 	free(b);
-	watch_free(w);
-	errno = err;
-	return NULL;
+	w->n++;
+	return rc;
 }
 
 void watch_free(struct watch *w)
@@ -47,7 +61,9 @@ void watch_free(struct watch *w)
 		return;
 	if (w->fd >= 0)
 		close(w->fd);
-	free(w->name);
+	for (unsigned i = 0; i < w->n; i++)
+		free(w->files[i].name);
+	free(w->files);
 	free(w);
 }
 
@@ -66,36 +82,52 @@ bool watch_read(struct watch *w, uint64_t now_ms)
 			break;
 		for (char *p = buf; p < buf + n;) {
 			const struct inotify_event *ev = (const struct inotify_event *)p;
-			if (ev->len && strcmp(ev->name, w->name) == 0)
-				hit = true;
+			for (unsigned i = 0; ev->len && i < w->n; i++)
+				if (w->files[i].wd == ev->wd && strcmp(ev->name, w->files[i].name) == 0) {
+					watch_touch(w, i, now_ms);
+					hit = true;
+				}
 			p += sizeof(*ev) + ev->len;
 		}
 	}
-	if (hit)
-		watch_touch(w, now_ms);
 	return hit;
 }
 
-void watch_touch(struct watch *w, uint64_t now_ms)
+void watch_touch(struct watch *w, unsigned index, uint64_t now_ms)
 {
-	w->pending = true;
-	w->last_ms = now_ms;
+	if (index >= w->n)
+		return;
+	w->files[index].pending = true;
+	w->files[index].last_ms = now_ms;
+}
+
+static int file_timeout(const struct watch_file *f, uint64_t now_ms)
+{
+	if (!f->pending)
+		return -1;
+	uint64_t due = f->last_ms + WATCH_DEBOUNCE_MS;
+	return now_ms >= due ? 0 : (int)(due - now_ms);
 }
 
 int watch_timeout(const struct watch *w, uint64_t now_ms)
 {
-	if (!w->pending)
-		return -1;
-	uint64_t due = w->last_ms + WATCH_DEBOUNCE_MS;
-	return now_ms >= due ? 0 : (int)(due - now_ms);
+	int best = -1;
+	for (unsigned i = 0; i < w->n; i++) {
+		int t = file_timeout(&w->files[i], now_ms);
+		if (t >= 0 && (best < 0 || t < best))
+			best = t;
+	}
+	return best;
 }
 
-bool watch_take(struct watch *w, uint64_t now_ms)
+int watch_take(struct watch *w, uint64_t now_ms)
 {
-	if (watch_timeout(w, now_ms) != 0)
-		return false;
-	w->pending = false;
-	return true;
+	for (unsigned i = 0; i < w->n; i++)
+		if (file_timeout(&w->files[i], now_ms) == 0) {
+			w->files[i].pending = false;
+			return (int)i;
+		}
+	return -1;
 }
 
 uint64_t watch_now_ms(void)

@@ -5,52 +5,18 @@
 #
 # usage: e2e_panels_tmux.sh PMPPLAB SOURCE_ROOT [LAB]
 # Exits 77 without tmux, with PMPPLAB_SKIP_E2E set, or when this build cannot grade on
-# the emulator (no nvcc). PANELS_SCREENS=DIR keeps the captured screens in DIR.
+# the emulator (no nvcc). E2E_SCREENS=DIR keeps the captured screens in DIR.
 set -u
 
 PMPPLAB=${1:?usage: e2e_panels_tmux.sh PMPPLAB SOURCE_ROOT [LAB]}
 SRC=${2:?usage: e2e_panels_tmux.sh PMPPLAB SOURCE_ROOT [LAB]}
 LAB=${3:-04-matmul}
 
-[ -z "${PMPPLAB_SKIP_E2E:-}" ] || { echo "skipped: PMPPLAB_SKIP_E2E is set"; exit 77; }
-command -v tmux >/dev/null 2>&1 || { echo "skipped: tmux is not installed"; exit 77; }
+BACKEND=emu
+. "$(dirname "$0")/../ui/tmux_lib.sh"
+tmux_lib_init panels
 command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] || { echo "skipped: no nvcc"; exit 77; }
-
-WORK=$(mktemp -d /tmp/pmpplab-panels.XXXXXX)
-SOCK="$WORK/tmux.sock"
-SCREENS=${PANELS_SCREENS:-$WORK/screens}
-mkdir -p "$SCREENS"
 export PMPPLAB_CACHE=${PMPPLAB_CACHE:-$WORK/cache}
-tm() { tmux -S "$SOCK" "$@"; }
-cleanup() {
-	tm kill-server >/dev/null 2>&1
-	sleep 0.3
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-fail() {
-	echo "FAIL: $*"
-	echo "--- last screen ---"
-	tm capture-pane -p -t p 2>/dev/null
-	echo "--- tui.log ---"
-	tail -20 "$WORK/ws/.pmpplab/tui.log" 2>/dev/null
-	exit 1
-}
-
-capture() {
-	tm capture-pane -p -t p >"$SCREENS/$1.txt" 2>/dev/null
-}
-
-wait_for() {
-	# Loaded CI machines are slow: every wait gets E2E_SLOW (default 3) times longer.
-	local deadline=$((SECONDS + $1 * ${E2E_SLOW:-3}))
-	while [ $SECONDS -lt $deadline ]; do
-		tm capture-pane -p -t p 2>/dev/null | grep -Eq -- "$2" && return 0
-		sleep 0.2
-	done
-	fail "waited $1 s for /$2/ on the screen"
-}
 
 # check_size NAME COLS ROWS: the capture fits the terminal.
 check_size() {
@@ -67,19 +33,17 @@ cp "$SRC/kernels/$LAB/solution.cu" "$WORK/ws/$LAB/$STUDENT"
 INDEX=$("$PMPPLAB" --labs "$SRC/labs" --list | awk -v lab="$LAB" '$1 == lab { print NR - 1 }')
 [ -n "$INDEX" ] || fail "$LAB is not in pmpplab --list"
 
-tm -f /dev/null new-session -d -s p -x 200 -y 60 \
-	"cd '$WORK/ws' && LANG=C.UTF-8 LC_ALL=C.UTF-8 EDITOR=true '$PMPPLAB' --labs '$SRC/labs' --backend emu"
-tm set-option -t p remain-on-exit on >/dev/null
+start_tui 200 60 LANG=C.UTF-8 LC_ALL=C.UTF-8 EDITOR=true
 wait_for 10 "F10Quit"
-for _ in $(seq "$INDEX"); do tm send-keys -t p j; done
-tm send-keys -t p Enter
+for _ in $(seq "$INDEX"); do tm send-keys -t e2e j; done
+tm send-keys -t e2e Enter
 wait_for 10 "$LAB"
 
 # The occupancy tab works before any run (block size assumed), then with the run's.
-tm send-keys -t p p
+tm send-keys -t e2e p
 wait_for 60 "limited by"
 capture occupancy-before-run-200x60
-tm send-keys -t p F5
+tm send-keys -t e2e F5
 wait_for 180 "$LAB (passed|failed)"
 wait_for 10 "limited by"
 wait_for 10 "\\^ [0-9]+ threads"
@@ -92,39 +56,39 @@ grep -q "?" "$SCREENS/occupancy-200x60.txt" && grep -Eq "^ *> *[a-zA-Z_]+ .*[0-9
 grep -q "Device pmpplab emulated H100 (sm_90, 132 SMs, 64 warps/SM, 228 KiB shared/SM)" \
 	"$SCREENS/occupancy-200x60.txt" || fail "the occupancy panel does not name the emulated H100"
 # what if: one more warp per block, then the next devices (the real H100, the A100)
-tm send-keys -t p B
+tm send-keys -t e2e B
 wait_for 5 "What if \\(changed\\)"
-tm send-keys -t p d
+tm send-keys -t e2e d
 wait_for 30 "NVIDIA H100.*sm_90"
-tm send-keys -t p d
+tm send-keys -t e2e d
 wait_for 30 "A100.*sm_80"
 capture occupancy-whatif-200x60
-tm send-keys -t p 0
+tm send-keys -t e2e 0
 
-tm send-keys -t p 2
+tm send-keys -t e2e 2
 wait_for 10 "SIMT"
 wait_for 10 "finished in"
 capture warps-200x60
 check_size warps-200x60 200 60
-tm send-keys -t p 3
+tm send-keys -t e2e 3
 wait_for 10 "sect/req"
 capture memory-200x60
 check_size memory-200x60 200 60
 grep -Eq "^ +[0-9]+ +[0-9]+ +[0-9.]+ " "$SCREENS/memory-200x60.txt" || fail "no per-line memory figures"
 
-tm resize-window -t p -x 80 -y 24
+tm resize-window -t e2e -x 80 -y 24
 for t in 1:occupancy:"limited by" 2:warps:"SIMT" 3:memory:"sect/req"; do
 	key=${t%%:*}; rest=${t#*:}; name=${rest%%:*}; pat=${rest#*:}
-	tm send-keys -t p "$key"
+	tm send-keys -t e2e "$key"
 	wait_for 10 "$pat"
 	sleep 0.3
 	capture "$name-80x24"
 	check_size "$name-80x24" 80 24
 done
 
-tm send-keys -t p q
+tm send-keys -t e2e q
 wait_for 10 "Reading|Results"
-tm send-keys -t p Escape
+tm send-keys -t e2e Escape
 wait_for 10 "$LAB"
 grep -q "F8Panels" "$SCREENS/memory-80x24.txt" && fail "F8Panels in the panels' own key bar"
 capture list-80x24
@@ -133,21 +97,21 @@ grep -q "F8Panels" "$SCREENS/list-80x24.txt" || fail "the key bar does not offer
 # Another lab's panels must not show this lab's trace (one trace file per workspace).
 OTHER=01-vecadd
 [ "$LAB" = "$OTHER" ] && OTHER=02-greyscale
-tm send-keys -t p Home
+tm send-keys -t e2e Home
 for _ in $(seq "$("$PMPPLAB" --labs "$SRC/labs" --list | awk -v lab="$OTHER" '$1 == lab { print NR - 1 }')"); do
-	tm send-keys -t p j
+	tm send-keys -t e2e j
 done
-tm send-keys -t p p
+tm send-keys -t e2e p
 wait_for 10 "$OTHER"
 for tab in 2 3; do
-	tm send-keys -t p "$tab"
+	tm send-keys -t e2e "$tab"
 	wait_for 10 "No trace of this lab yet: press r \\(run\\) to record one"
 	capture "other-lab-$tab-80x24"
 	grep -q "kernel " "$SCREENS/other-lab-$tab-80x24.txt" && fail "$OTHER's panels show $LAB's trace"
 done
-tm send-keys -t p q
+tm send-keys -t e2e q
 wait_for 10 "Reading|Results"
-tm send-keys -t p Escape
+tm send-keys -t e2e Escape
 wait_for 10 "$OTHER"
-tm send-keys -t p q
+quit_and_check
 echo "ok: $LAB occupancy, what-if, device picker, warps and memory at 200x60 and 80x24; $OTHER shows no trace of $LAB"

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "inspect.h"
+#include "livetrace.h"
 #include "keymap.h"
 #include "tracetag.h"
 
@@ -357,17 +358,30 @@ static char *render_tab(struct inspect *in, enum inspect_tab tab)
 	return render(in, 120, 30);
 }
 
+/* A fresh folder for a workspace's trace files: the trace, its tag, and a .cu file. */
+struct trace_dir {
+	char dir[64], trace[128], tag[160], runs[160], src[128];
+};
+
+static void trace_dir_make(struct trace_dir *t, const char *name)
+{
+	snprintf(t->dir, sizeof(t->dir), "/tmp/pmpplab-%s-XXXXXX", name);
+	assert_non_null(mkdtemp(t->dir));
+	snprintf(t->trace, sizeof(t->trace), "%s/trace.bin", t->dir);
+	snprintf(t->tag, sizeof(t->tag), "%s/trace.bin.tag", t->dir);
+	snprintf(t->runs, sizeof(t->runs), "%s/trace.bin.runs", t->dir);
+	snprintf(t->src, sizeof(t->src), "%s/tiled.cu", t->dir);
+}
+
 /* D10: the warps and memory tabs show a trace only of the open lab, and only while its
  * file is the one that ran; the source lines come from that version. */
 static void test_trace_belongs_to_lab(void **state)
 {
 	(void)state;
-	char dir[] = "/tmp/pmpplab-tracetag-XXXXXX";
-	assert_non_null(mkdtemp(dir));
-	char trace[128], tag_path[160], tiled[128], reduction[128];
-	snprintf(trace, sizeof(trace), "%s/trace.bin", dir);
-	snprintf(tag_path, sizeof(tag_path), "%s/trace.bin.tag", dir);
-	snprintf(tiled, sizeof(tiled), "%s/tiled.cu", dir);
+	struct trace_dir t;
+	trace_dir_make(&t, "tracetag");
+	const char *dir = t.dir, *trace = t.trace, *tag_path = t.tag, *tiled = t.src;
+	char reduction[128];
 	snprintf(reduction, sizeof(reduction), "%s/reduction.cu", dir);
 	write_file(tiled, "#include <x>\n    a[i] = b[i]; // version 1\n");
 	write_file(reduction, "// reduction\n");
@@ -455,6 +469,66 @@ static void test_trace_belongs_to_lab(void **state)
 	rmdir(dir);
 }
 
+/* Sets the sequence number of the trace file at PATH. */
+static void set_seq(const char *path, uint64_t seq)
+{
+	FILE *f = fopen(path, "r+b");
+	assert_non_null(f);
+	fseek(f, offsetof(struct emu_trace_file, seq), SEEK_SET);
+	assert_int_equal(fwrite(&seq, sizeof(seq), 1, f), 1);
+	fclose(f);
+}
+
+/* Issue 18: the live tabs say which dataset (and which check's run) the trace is of, from
+ * what the grader notes before each run of the program (livetrace_note_run). */
+static void test_trace_names_dataset(void **state)
+{
+	(void)state;
+	struct trace_dir t;
+	trace_dir_make(&t, "traceruns");
+	write_file(t.src, "#include <x>\n    a[i] = b[i];\n");
+	struct tracetag tag;
+	assert_int_equal(tracetag_of_file(&tag, "05-tiled-matmul", t.src), 0);
+	assert_int_equal(tracetag_write(t.tag, &tag), 0);
+	setenv("PMPPLAB_TRACE", t.trace, 1);
+
+	/* Dataset tiny runs (no trace yet) and traces; then memcheck starts on large. */
+	livetrace_note_run(NULL, "/tmp/pmpplab-run-x/tiny.in", "dataset tiny");
+	write_trace(t.trace, "tiled.cu", 1);
+	livetrace_note_run(NULL, "/tmp/pmpplab-run-x/large.in", "memcheck");
+	char *blank[] = { "PMPPLAB_TRACE=", NULL }; /* a timed run: no trace, no note */
+	livetrace_note_run(blank, "/tmp/pmpplab-run-x/large.in", "the performance run");
+	struct inspect in;
+	inspect_init(&in, t.trace, false, false);
+	inspect_expect(&in, &tag, t.src);
+	assert_true(inspect_refresh(&in));
+	char *s = render_tab(&in, INSPECT_WARPS);
+	print_message("%s", s);
+	assert_non_null(strstr(s, "dataset tiny\n")); /* memcheck has not traced yet */
+	free(s);
+	/* memcheck's kernel runs: its trace says so. */
+	set_seq(t.trace, 8);
+	assert_true(inspect_refresh(&in));
+	s = render_tab(&in, INSPECT_MEMORY);
+	assert_non_null(strstr(s, "dataset large, run by memcheck\n"));
+	assert_null(strstr(s, "performance"));
+	free(s);
+	/* A trace nobody noted (the runs file gone): said, not guessed. */
+	unlink(t.runs);
+	set_seq(t.trace, 10);
+	inspect_refresh(&in);
+	s = render_tab(&in, INSPECT_WARPS);
+	assert_non_null(strstr(s, "which dataset: not known"));
+	assert_null(strstr(s, "dataset large"));
+	free(s);
+	inspect_release(&in);
+	unsetenv("PMPPLAB_TRACE");
+	unlink(t.trace);
+	unlink(t.tag);
+	unlink(t.src);
+	rmdir(t.dir);
+}
+
 static void test_tracetag_files(void **state)
 {
 	(void)state;
@@ -494,6 +568,7 @@ int main(void)
 		cmocka_unit_test(test_gpu_memory),
 		cmocka_unit_test(test_trace_belongs_to_lab),
 		cmocka_unit_test(test_tracetag_files),
+		cmocka_unit_test(test_trace_names_dataset),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

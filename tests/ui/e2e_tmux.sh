@@ -21,45 +21,8 @@ LAB=01-vecadd
 BACKEND=${E2E_BACKEND:-emu}
 STUDENT=vecadd.cu
 
-if [ -n "${PMPPLAB_SKIP_E2E:-}" ]; then
-	echo "skipped: PMPPLAB_SKIP_E2E is set"
-	exit 77
-fi
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "skipped: tmux is not installed"
-	exit 77
-fi
-
-if [ ! -x "$PMPPLAB" ]; then
-	echo "FAIL: $PMPPLAB is not an executable (build it first)"
-	exit 1
-fi
-
-WORK=$(mktemp -d /tmp/pmpplab-e2e.XXXXXX)
-SOCK="$WORK/tmux.sock"
-SCREENS=${E2E_SCREENS:-$WORK/screens}
-mkdir -p "$SCREENS"
-tm() { tmux -S "$SOCK" "$@"; }
-cleanup() {
-	tm kill-server >/dev/null 2>&1
-	sleep 0.3 # pmpplab saves its state on the way out
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-fail() {
-	echo "FAIL: $*"
-	echo "--- last screen ---"
-	tm capture-pane -p -t e2e 2>/dev/null
-	echo "--- tui.log ---"
-	cat "$WORK/ws/.pmpplab/tui.log" 2>/dev/null | tail -20
-	echo "--- processes in the pane ---"
-	local pane_pid
-	pane_pid=$(tm display-message -p -t e2e '#{pane_pid}' 2>/dev/null)
-	[ -n "$pane_pid" ] && ps -e -o pid,ppid,stat,wchan:24,args 2>/dev/null |
-		awk -v root="$pane_pid" 'NR == 1 || $1 == root || seen[$2] { seen[$1] = 1; print }'
-	exit 1
-}
+. "$(dirname "$0")/tmux_lib.sh"
+tmux_lib_init e2e
 
 # Can this build grade at all on the emulator? The solution must pass a quick run (the
 # only kind this test makes); a configuration error (exit 2) means the emulator or nvcc
@@ -81,61 +44,18 @@ esac
 
 "$PMPPLAB" --labs "$SRC/labs" init "$WORK/ws" >/dev/null || fail "pmpplab init failed"
 
-# capture NAME: the screen now, kept as SCREENS/NAME.txt.
-capture() {
-	tm capture-pane -p -t e2e >"$SCREENS/$1.txt" 2>/dev/null
-	cat "$SCREENS/$1.txt"
-}
-
-# wait_for SECONDS REGEX: until the screen matches (grep -E), or fail.
-wait_for() {
-	# Loaded CI machines are slow: every wait gets E2E_SLOW (default 3) times longer.
-	local deadline=$((SECONDS + $1 * ${E2E_SLOW:-3}))
-	while [ $SECONDS -lt $deadline ]; do
-		if tm capture-pane -p -t e2e 2>/dev/null | grep -Eq -- "$2"; then
-			return 0
-		fi
-		sleep 0.2
-	done
-	fail "waited $1 s for /$2/ on the screen"
-}
-
-# quit_and_check: q ends pmpplab, with exit status 0. The pane's shell writes that status
-# to $STATUS: tmux before 3.5 can lose the SIGCHLD of a pane (tmux issues 311, 2679) and
-# then never reports the pane dead, so its #{pane_dead_status} cannot be trusted.
-STATUS="$WORK/status"
-quit_and_check() {
-	tm send-keys -t e2e q
-	# Quitting waits for a grading run in progress (nvcc may take a while under load).
-	local deadline=$((SECONDS + 60))
-	while [ ! -s "$STATUS" ]; do
-		[ $SECONDS -lt $deadline ] || fail "pmpplab did not quit on q"
-		sleep 0.2
-	done
-	local status
-	status=$(cat "$STATUS")
-	rm -f "$STATUS"
-	[ "$status" = 0 ] || fail "pmpplab ended with status '$status'"
-}
-
-# A session that lives as long as the test: killing e2e between steps then never ends the
-# tmux server, so the next new-session cannot reach a server on its way out (the new
-# session would vanish with it).
-tm -f /dev/null new-session -d -s keep "sleep 100000"
-tm -f /dev/null new-session -d -s e2e -x 160 -y 48 \
-	"cd '$WORK/ws' && LANG=C.UTF-8 LC_ALL=C.UTF-8 EDITOR=true '$PMPPLAB' --labs '$SRC/labs' --backend $BACKEND; echo \$? >'$STATUS'"
-tm set-option -t e2e remain-on-exit on >/dev/null
+start_tui 160 48 LANG=C.UTF-8 LC_ALL=C.UTF-8 EDITOR=true
 
 # 1. The list.
 wait_for 10 "$LAB .*not started"
-capture list-160x48 >/dev/null
+capture list-160x48
 grep -q "F10Quit" "$SCREENS/list-160x48.txt" || fail "no key bar on the list"
 
 # 1b. The help screen, compared with the saved one (tmux regress/ style); E2E_UPDATE=1
 #     saves the current screen instead, after a change meant to alter it.
 tm send-keys -t e2e '?'
 wait_for 5 "The loop"
-capture help-160x48 >/dev/null
+capture help-160x48
 GOLDEN="$SRC/tests/ui/screens/help-160x48.txt"
 if [ -n "${E2E_UPDATE:-}" ]; then
 	cp "$SCREENS/help-160x48.txt" "$GOLDEN"
@@ -148,12 +68,12 @@ wait_for 5 "$LAB .*not started"
 tm send-keys -t e2e Enter
 wait_for 10 "No results yet"
 wait_for 5 "Vector addition"
-capture lab-160x48 >/dev/null
+capture lab-160x48
 
 # 3. Run the untouched starter: it must fail, with a failed correctness line.
 tm send-keys -t e2e r
 wait_for 120 "FAILED"
-capture fail-160x48 >/dev/null
+capture fail-160x48
 grep -Eq "(✘|x) correctness" "$SCREENS/fail-160x48.txt" || fail "no failed correctness check shown"
 
 # 3b. At 80x24 the failed checks fill the results pane: a revealed hint must still come
@@ -163,7 +83,7 @@ wait_for 10 "Reading +Results"
 tm send-keys -t e2e n
 wait_for 5 "Hint 1 of [0-9]+ shown"
 wait_for 5 " 1\. Each of A, B and C needs its own device buffer"
-capture hint-80x24 >/dev/null
+capture hint-80x24
 [ "$(wc -l <"$SCREENS/hint-80x24.txt")" -le 24 ] || fail "screen taller than 24 rows"
 tm resize-window -t e2e -x 160 -y 48
 wait_for 10 "Lab 01: Vector addition"
@@ -173,33 +93,30 @@ wait_for 10 "Lab 01: Vector addition"
 cp "$SRC/kernels/$LAB/solution.cu" "$WORK/ws/$LAB/.$STUDENT.new"
 mv "$WORK/ws/$LAB/.$STUDENT.new" "$WORK/ws/$LAB/$STUDENT"
 wait_for 120 "PASSED"
-capture pass-160x48 >/dev/null
+capture pass-160x48
 grep -q '"passed"' "$WORK/ws/.pmpplab/state.json" || fail "state.json does not record the pass"
 
 # 5. Shrink to 80x24: tabs replace the split, the key bar and status stay.
 tm resize-window -t e2e -x 80 -y 24
 wait_for 10 "Reading +Results"
-capture pass-80x24 >/dev/null
+capture pass-80x24
 [ "$(wc -l <"$SCREENS/pass-80x24.txt")" -le 24 ] || fail "screen taller than 24 rows"
 grep -q "F10Quit" "$SCREENS/pass-80x24.txt" || fail "no key bar at 80x24"
 tm send-keys -t e2e Tab
 wait_for 5 "Lab 01"
-capture lab-80x24 >/dev/null
+capture lab-80x24
 
 # 6. Back to the list, which now says passed; then quit cleanly.
 tm send-keys -t e2e Escape
-wait_for 10 "$LAB +[0-9]+ +Vector addition +(✔|\\+) passed"
-capture list-80x24 >/dev/null
+wait_for 10 "$LAB +[0-9]+ +(✔|\\+) passed .*Vector addition"
+capture list-80x24
 quit_and_check
 
 # 7. Again without colour, on a vt100, in an ASCII-only locale: the same list, drawn in
 #    ASCII only, and the progress kept from the first session.
-tm kill-session -t e2e
-tm -f /dev/null new-session -d -s e2e -x 80 -y 24 \
-	"cd '$WORK/ws' && LANG=C LC_ALL=C NO_COLOR=1 TERM=vt100 '$PMPPLAB' --labs '$SRC/labs' --backend $BACKEND; echo \$? >'$STATUS'"
-tm set-option -t e2e remain-on-exit on >/dev/null
-wait_for 10 "$LAB +[0-9]+ +Vector addition +\\+ passed"
-capture list-ascii >/dev/null
+start_tui 80 24 LANG=C LC_ALL=C NO_COLOR=1 TERM=vt100
+wait_for 10 "$LAB +[0-9]+ +\\+ passed .*Vector addition"
+capture list-ascii
 if LC_ALL=C grep -q '[^ -~]' "$SCREENS/list-ascii.txt"; then
 	fail "non-ASCII characters on the screen in an ASCII locale"
 fi
@@ -210,7 +127,7 @@ wait_for 10 "Reading +Results"
 tm send-keys -t e2e F5
 wait_for 60 "Quick run|PASSED|FAILED"
 sleep 0.5
-capture vt100-F5 >/dev/null
+capture vt100-F5
 grep -Eq "Reading +Results" "$SCREENS/vt100-F5.txt" || fail "F5 left the lab view under TERM=vt100"
 grep -q "Status" "$SCREENS/vt100-F5.txt" && fail "F5 went back to the list under TERM=vt100"
 tm send-keys -t e2e F1
@@ -218,15 +135,12 @@ wait_for 5 "The loop"
 tm send-keys -t e2e Escape
 wait_for 5 "Reading +Results"
 tm send-keys -t e2e Escape
-wait_for 10 "$LAB +[0-9]+ +Vector addition"
+wait_for 10 "$LAB +[0-9]+ .*Vector addition"
 quit_and_check
 
 # 8. SIGTERM in the middle of a grade: pmpplab stops the run, the grader's temporary
 #    folder goes, the terminal is given back, and the exit status is 128 + 15.
-tm kill-session -t e2e
-tm -f /dev/null new-session -d -s e2e -x 80 -y 24 \
-	"cd '$WORK/ws' && LANG=C.UTF-8 LC_ALL=C.UTF-8 '$PMPPLAB' --labs '$SRC/labs' --backend $BACKEND; echo \$? >'$STATUS'"
-tm set-option -t e2e remain-on-exit on >/dev/null
+start_tui 80 24 LANG=C.UTF-8 LC_ALL=C.UTF-8
 wait_for 10 "$LAB .*passed"
 pane_pid=$(tm display-message -p -t e2e '#{pane_pid}')
 pid=$(ps -e -o pid=,ppid=,comm= | awk -v p="$pane_pid" '$2 == p && $3 == "pmpplab" { print $1 }')
@@ -263,10 +177,7 @@ grep -q '"passed"' "$WORK/ws/.pmpplab/state.json" || fail "state.json lost on SI
 
 # 9. Reset: the message names the real backup, and the regrade the reset triggers (the
 #    file changed) does not wipe it out.
-tm kill-session -t e2e
-tm -f /dev/null new-session -d -s e2e -x 80 -y 24 \
-	"cd '$WORK/ws' && LANG=C.UTF-8 LC_ALL=C.UTF-8 '$PMPPLAB' --labs '$SRC/labs' --backend $BACKEND; echo \$? >'$STATUS'"
-tm set-option -t e2e remain-on-exit on >/dev/null
+start_tui 80 24 LANG=C.UTF-8 LC_ALL=C.UTF-8
 wait_for 10 "$LAB .*passed"
 tm send-keys -t e2e Enter
 wait_for 10 "Reading +Results"
@@ -278,11 +189,11 @@ wait_for 10 "kept as $LAB/$backup"
 [ -f "$WORK/ws/$LAB/$backup" ] || fail "no backup $backup made by the reset"
 wait_for 120 "FAILED"
 sleep 0.5
-capture reset-80x24 >/dev/null
+capture reset-80x24
 grep -q "kept as $LAB/$backup" "$SCREENS/reset-80x24.txt" || fail "the regrade after the reset hid the backup's name"
 grep -q 'bak\.N' "$SCREENS/reset-80x24.txt" && fail "the reset message shows bak.N, not the backup's name"
 tm send-keys -t e2e Escape
-wait_for 10 "$LAB +[0-9]+ +Vector addition"
+wait_for 10 "$LAB +[0-9]+ .*Vector addition"
 quit_and_check
 
 # 10. Results as they come, and a save that stops the run going (issue 16). A file whose
@@ -290,18 +201,11 @@ quit_and_check
 #     the failed first dataset, with what went wrong, is on the screen while the run
 #     still goes on. Saving the fixed file then stops that run: the new one passes, and
 #     only it is recorded (the stopped run counts for nothing).
-tm kill-session -t e2e
-tm -f /dev/null new-session -d -s e2e -x 160 -y 48 \
-	"cd '$WORK/ws' && LANG=C.UTF-8 LC_ALL=C.UTF-8 '$PMPPLAB' --labs '$SRC/labs' --backend $BACKEND; echo \$? >'$STATUS'"
-tm set-option -t e2e remain-on-exit on >/dev/null
-wait_for 10 "$LAB +[0-9]+ +Vector addition" # 9 left the starter: failing
+start_tui 160 48 LANG=C.UTF-8 LC_ALL=C.UTF-8
+wait_for 10 "$LAB +[0-9]+ .*Vector addition" # 9 left the starter: failing
 tm send-keys -t e2e Enter
 wait_for 10 "Reading +Results|Lab 01: Vector addition"
-runs() {
-	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["labs"][sys.argv[2]]["runs"])' \
-		"$WORK/ws/.pmpplab/state.json" "$LAB" 2>/dev/null || echo 0
-}
-before=$(runs)
+before=$(runs $LAB)
 {
 	echo '#include <unistd.h>'
 	sed -e 's/C\[i\] = A\[i\] + B\[i\];/C[i] = A[i] + B[i] + (n == 1);/' \
@@ -322,15 +226,15 @@ while :; do
 	[ $SECONDS -lt $deadline ] || fail "no verdict of dataset tiny while the run goes on"
 	sleep 0.1
 done
-capture partial-160x48 >/dev/null
+capture partial-160x48
 grep -q "1 of 1 element\|C\[0\]\|wrong" "$SCREENS/partial-160x48.txt" || fail "the failed dataset's explanation is not shown while running"
 cp "$SRC/kernels/$LAB/solution.cu" "$WORK/ws/$LAB/.$STUDENT.new"
 mv "$WORK/ws/$LAB/.$STUDENT.new" "$WORK/ws/$LAB/$STUDENT"
 wait_for 120 "$LAB passed"
-capture stopped-160x48 >/dev/null
-[ "$(runs)" = $((before + 1)) ] || fail "runs went from $before to $(runs): the stopped run was recorded (or ran to its end)"
+capture stopped-160x48
+[ "$(runs $LAB)" = $((before + 1)) ] || fail "runs went from $before to $(runs $LAB): the stopped run was recorded (or ran to its end)"
 tm send-keys -t e2e Escape
-wait_for 10 "$LAB +[0-9]+ +Vector addition"
+wait_for 10 "$LAB +[0-9]+ .*Vector addition"
 quit_and_check
 
 echo "ok: list, open, run (failed), hint in view, fix, watch (passed), 80x24, back, quit, ASCII/mono, vt100 F5, SIGTERM, reset, results as they come, a save stops the run"

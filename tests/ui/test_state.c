@@ -87,6 +87,8 @@ static void test_round_trip(void **state)
 	assert_int_equal(l->status, LAB_PASSED);
 	assert_true(l->best == 6 && l->best_max == 10); /* the quick run does not set best */
 	assert_true(l->last == 4 && l->last_max == 4 && l->last_quick);
+	/* issue 18: it has a best of its own, kept with the rest */
+	assert_true(l->best_quick == 4 && l->best_quick_max == 4);
 	assert_int_equal(l->runs, 2);
 	assert_int_equal(l->hints, 2);
 	assert_int_equal(state_find(&t, "05-tiled")->status, LAB_NOT_STARTED);
@@ -106,6 +108,12 @@ static void test_best_keeps_max(void **state)
 	state_record(&l, 10, 10, true, false);
 	assert_true(l.best == 10);
 	assert_int_equal(l.status, LAB_PASSED);
+	/* Quick runs: a best of their own (issue 18), which leaves the grade's alone. */
+	state_record(&l, 2, 4, false, true);
+	state_record(&l, 1, 4, false, true);
+	assert_true(l.best_quick == 2 && l.best_quick_max == 4 && l.best == 10);
+	assert_int_equal(l.status, LAB_FAILING);
+	assert_true(l.last_quick);
 }
 
 /* A save replaces the file by rename (a new inode), leaves no temporary file behind,

@@ -49,6 +49,15 @@ static void write_file(const char *path, const char *text)
 	fclose(f);
 }
 
+/* A watch of PATH alone (index 0). */
+static struct watch *watch_one(const char *path)
+{
+	struct watch *w = watch_new();
+	assert_non_null(w);
+	assert_int_equal(watch_add(w, path), 0);
+	return w;
+}
+
 /* Waits up to 1 s for the watch to have input, then reads it at time NOW. */
 static bool wait_read(struct watch *w, uint64_t now)
 {
@@ -61,23 +70,23 @@ static bool wait_read(struct watch *w, uint64_t now)
 static void test_in_place(void **state)
 {
 	(void)state;
-	struct watch *w = watch_new(file);
+	struct watch *w = watch_one(file);
 	assert_non_null(w);
 	assert_int_equal(watch_timeout(w, 1000), -1);
 	write_file(file, "// edited\n");
 	assert_true(wait_read(w, 1000));
-	assert_false(watch_take(w, 1000)); /* not yet: debounce */
+	assert_int_equal(watch_take(w, 1000), -1); /* not yet: debounce */
 	assert_int_equal(watch_timeout(w, 1000), WATCH_DEBOUNCE_MS);
 	assert_int_equal(watch_timeout(w, 1000 + WATCH_DEBOUNCE_MS), 0);
-	assert_true(watch_take(w, 1000 + WATCH_DEBOUNCE_MS));
-	assert_false(watch_take(w, 5000)); /* once */
+	assert_int_equal(watch_take(w, 1000 + WATCH_DEBOUNCE_MS), 0);
+	assert_int_equal(watch_take(w, 5000), -1); /* once */
 	watch_free(w);
 }
 
 static void test_rename_save(void **state)
 {
 	(void)state;
-	struct watch *w = watch_new(file);
+	struct watch *w = watch_one(file);
 	assert_non_null(w);
 	/* vim-style: write a new file, rename it over the original; twice, since a watch
 	 * on the file itself would have died with the first rename. */
@@ -88,7 +97,7 @@ static void test_rename_save(void **state)
 		struct pollfd p = {watch_fd(w), POLLIN, 0};
 		assert_true(poll(&p, 1, 1000) > 0);
 		assert_true(watch_read(w, 2000));
-		assert_true(watch_take(w, 2000 + WATCH_DEBOUNCE_MS));
+		assert_int_equal(watch_take(w, 2000 + WATCH_DEBOUNCE_MS), 0);
 	}
 	watch_free(w);
 }
@@ -96,7 +105,7 @@ static void test_rename_save(void **state)
 static void test_other_files_ignored(void **state)
 {
 	(void)state;
-	struct watch *w = watch_new(file);
+	struct watch *w = watch_one(file);
 	write_file(other, "hello\n");
 	struct pollfd p = {watch_fd(w), POLLIN, 0};
 	assert_true(poll(&p, 1, 1000) > 0);
@@ -108,18 +117,49 @@ static void test_other_files_ignored(void **state)
 static void test_debounce_burst(void **state)
 {
 	(void)state;
-	struct watch *w = watch_new(file);
-	watch_touch(w, 100);
-	watch_touch(w, 200); /* a second event in the burst moves the deadline */
-	assert_false(watch_take(w, 100 + WATCH_DEBOUNCE_MS));
-	assert_true(watch_take(w, 200 + WATCH_DEBOUNCE_MS));
+	struct watch *w = watch_one(file);
+	watch_touch(w, 0, 100);
+	watch_touch(w, 0, 200); /* a second event in the burst moves the deadline */
+	assert_int_equal(watch_take(w, 100 + WATCH_DEBOUNCE_MS), -1);
+	assert_int_equal(watch_take(w, 200 + WATCH_DEBOUNCE_MS), 0);
 	watch_free(w);
 }
 
 static void test_missing_dir(void **state)
 {
 	(void)state;
-	assert_null(watch_new("/nonexistent-pmpplab/x.cu"));
+	struct watch *w = watch_new();
+	assert_true(watch_add(w, "/nonexistent-pmpplab/x.cu") < 0);
+	watch_touch(w, 5, 0); /* no such file: nothing */
+	assert_int_equal(watch_timeout(w, 0), -1);
+	watch_free(w);
+}
+
+/* Issue 18: on the list every lab's file is watched; a save says which one, by the
+ * order the files were added in, a folder that cannot be watched included. */
+static void test_several_files(void **state)
+{
+	(void)state;
+	char dir2[64], file2[160];
+	strcpy(dir2, "/tmp/pmpplab-watch2-XXXXXX");
+	assert_non_null(mkdtemp(dir2));
+	snprintf(file2, sizeof(file2), "%s/blur.cu", dir2);
+	struct watch *w = watch_new();
+	assert_int_equal(watch_add(w, file), 0);
+	assert_true(watch_add(w, "/nonexistent-pmpplab/x.cu") < 0);
+	assert_int_equal(watch_add(w, file2), 2);
+	assert_int_equal(watch_add(w, other), 3); /* a second file of file's folder */
+	write_file(file2, "// saved\n");
+	assert_true(wait_read(w, 1000));
+	write_file(other, "saved later\n");
+	assert_true(wait_read(w, 1050));
+	assert_int_equal(watch_take(w, 1000 + WATCH_DEBOUNCE_MS), 2);
+	assert_int_equal(watch_take(w, 1000 + WATCH_DEBOUNCE_MS), -1); /* other: not yet */
+	assert_int_equal(watch_take(w, 1050 + WATCH_DEBOUNCE_MS), 3);
+	assert_int_equal(watch_timeout(w, 5000), -1); /* vecadd.cu was not saved */
+	watch_free(w);
+	unlink(file2);
+	rmdir(dir2);
 }
 
 int main(void)
@@ -128,6 +168,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_in_place, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rename_save, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_files_ignored, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_several_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_debounce_burst, setup, teardown),
 		cmocka_unit_test(test_missing_dir),
 	};
