@@ -250,8 +250,8 @@ static void render_build_diags(const struct results_input *in, struct sline_list
 		sline_list_addf(out, ROLE_DIM, " (%u more)", b->n - shown);
 }
 
-/* A test's output; lines naming "file.cu:LINE:" of the student's file get the source
- * line under them (runtime faults from the emulator look like that). */
+/* A test's output; lines naming "file.cu:LINE" of the student's file get the source line
+ * under them (runtime faults from the emulator, where a hanging kernel's warps were). */
 static void render_output(const struct results_input *in, const char *output,
 			  struct sline_list *out)
 {
@@ -260,10 +260,9 @@ static void render_output(const struct results_input *in, const char *output,
 	unsigned shown = 0; /* the source line last shown: a fault and its note name the same */
 	for (char *ln = strtok_r(copy, "\n", &save); ln; ln = strtok_r(NULL, "\n", &save)) {
 		sline_list_wrap(out, ROLE_NORMAL, 4, in->width, ln);
-		char file[256];
-		unsigned line = 0;
-		if (sscanf(ln, "%255[^:\n ]:%u:", file, &line) == 2 && line && line != shown &&
-		    is_student_file(file, in->student_path)) {
+		/* anywhere in the line: "  1 warp at f.cu:26, in the loop..." (a hang) too */
+		unsigned line = results_find_location(ln, in->student_path);
+		if (line && line != shown) {
 			show_source(out, in->student_path, line, 0);
 			shown = line;
 		}
@@ -271,24 +270,45 @@ static void render_output(const struct results_input *in, const char *output,
 	free(copy);
 }
 
-/* Whether the grader left T unrun because the program does not compile. */
-static bool not_built(const struct report_test *t)
+/* Why the grader did not run T ("not run: WHY"), or NULL when it ran. */
+static const char *not_run(const struct report_test *t)
 {
-	static const char why[] = "not run: the program does not compile";
-	return t->status != TEST_PASSED && t->output && strncmp(t->output, why, sizeof(why) - 1) == 0;
+	static const char tag[] = "not run: ";
+	return t->status != TEST_PASSED && t->output && strncmp(t->output, tag, sizeof(tag) - 1) == 0
+		       ? t->output + sizeof(tag) - 1
+		       : NULL;
 }
 
-/* The tests a failed build left unrun, as one line under the compiler's errors, so the
- * errors come right after the build's line (issue 18: they sat under five "not run"
- * lines, off an 80x24 screen). */
-static void render_not_built(const struct results_input *in, const struct report *r,
-			     struct sline_list *out)
+/* The reason shared by the tests R did not run, when two or more share it (a build
+ * that failed, a first dataset that timed out): they make one line (issue 18: a compile
+ * error sat under five "not run" lines, off an 80x24 screen). NULL: none to group. */
+static const char *grouped_reason(const struct report *r)
+{
+	const char *why = NULL;
+	unsigned n = 0;
+	for (unsigned i = 0; i < r->n_tests; i++) {
+		const char *w = not_run(&r->tests[i]);
+		if (w && !why)
+			why = w;
+		n += w && strcmp(w, why) == 0;
+	}
+	return n >= 2 ? why : NULL;
+}
+
+static bool in_group(const struct report_test *t, const char *why)
+{
+	return why && not_run(t) && strcmp(not_run(t), why) == 0;
+}
+
+/* The tests left unrun for WHY, as one line, their names and why under it. */
+static void render_not_run(const struct results_input *in, const struct report *r,
+			   const char *why, struct sline_list *out)
 {
 	unsigned n = 0;
 	double max = 0;
 	char *names = xstrdup("");
 	for (unsigned i = 0; i < r->n_tests; i++) {
-		if (!not_built(&r->tests[i]))
+		if (!in_group(&r->tests[i], why))
 			continue;
 		char *more = xasprintf("%s%s%s", names, n ? ", " : "", r->tests[i].name);
 		free(names);
@@ -296,15 +316,13 @@ static void render_not_built(const struct results_input *in, const struct report
 		n++;
 		max += r->tests[i].max_score;
 	}
-	if (n) {
-		char score[64], *what = xasprintf("%u %s not run: the program does not compile", n,
-						  n == 1 ? "test" : "tests");
-		fmt_score(score, sizeof(score), 0, max);
-		sline_list_add(out);
-		check_line(out, GLYPH_FAIL, ROLE_FAIL, ROLE_NORMAL, what, *score ? score : NULL);
-		sline_list_wrap(out, ROLE_DIM, 4, in->width, names);
-		free(what);
-	}
+	char score[64], *what = xasprintf("%u tests not run", n);
+	fmt_score(score, sizeof(score), 0, max);
+	sline_list_add(out);
+	check_line(out, GLYPH_FAIL, ROLE_FAIL, ROLE_NORMAL, what, *score ? score : NULL);
+	sline_list_wrap(out, ROLE_DIM, 4, in->width, names);
+	sline_list_wrap(out, ROLE_NORMAL, 4, in->width, why);
+	free(what);
 	free(names);
 }
 
@@ -338,11 +356,13 @@ static void render_report(const struct results_input *in, struct sline_list *out
 					r->build_ms_host / 1000, r->build_ms_ptx / 1000);
 	}
 	sline_list_add(out);
+	const char *why = grouped_reason(r);
 	for (unsigned i = 0; i < r->n_tests; i++)
-		if (!not_built(&r->tests[i]))
+		if (!in_group(&r->tests[i], why))
 			render_tests(in, &r->tests[i], 1, r->build.n, out);
 	render_build_diags(in, out);
-	render_not_built(in, r, out);
+	if (why)
+		render_not_run(in, r, why, out);
 	if (in->report_quick)
 		sline_list_addf(out, ROLE_DIM,
 				"Quick runs skip the large datasets: g (F6) grades in full.");

@@ -141,14 +141,44 @@ static void test_compile_errors(void **state)
 	/* Issue 18: the errors come right under the build's line, and the tests the build
 	 * left unrun make one line after them, not one "not run" line each above them. */
 	assert_int_equal(find("Compiler errors"), find(" x build") + 2);
-	int unrun = find("x 3 tests not run: the program does not compile  0/5");
+	int unrun = find(" x 3 tests not run  0/5");
 	assert_true(unrun > e);
 	assert_string_equal(out.lines[unrun + 1].text,
 			    "    correctness: small, correctness: odd, memcheck");
+	assert_string_equal(out.lines[unrun + 2].text, "    the program does not compile");
 	unsigned said = 0;
 	for (unsigned i = 0; i < out.n; i++)
 		said += strstr(out.lines[i].text, "not run") != NULL;
 	assert_int_equal(said, 1);
+	report_free(r);
+}
+
+/* Issue 18: the tests a first timeout left unrun make one line, under the failure that
+ * says why; a test unrun for a reason of its own stays a line of its own. */
+static void test_not_run_grouped(void **state)
+{
+	(void)state;
+	static const char why[] = "not run: the program timed out (after 10.0 s) on dataset small";
+	struct report *r = report_new("01-vecadd", student, "emu", 7);
+	report_add(r, "build", 0, true, NULL);
+	report_add(r, "correctness: small", 2, false,
+		   "The program timed out after 10.0 s.\n  1 warp at %s:5, in the loop of line 5",
+		   student);
+	report_add(r, "correctness: odd", 2, false, "%s", why);
+	report_add(r, "barriers", 1, false, "not run: the build has no PTX");
+	report_add(r, "memcheck", 1, false, "%s", why);
+	struct results_input in = {.spec = &spec, .student_path = student, .report = r, .width = 100};
+	render(&in);
+	int timeout = find(" x correctness: small  0/2");
+	int own = find(" x barriers  0/1");
+	int group = find(" x 2 tests not run  0/3");
+	assert_true(timeout > 0 && own > timeout && group > own);
+	/* where the hanging warp was: its source line, though not at the line's start */
+	assert_string_equal(out.lines[find("1 warp at") + 1].text, "     5 |     a[i] = 0;");
+	assert_string_equal(out.lines[group + 1].text, "    correctness: odd, memcheck");
+	assert_string_equal(out.lines[group + 2].text,
+			    "    the program timed out (after 10.0 s) on dataset small");
+	assert_int_equal(find("correctness: odd  0/2"), -1);
 	report_free(r);
 }
 
@@ -406,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_running_checklist),
 		cmocka_unit_test(test_compile_errors),
 		cmocka_unit_test(test_fault_source_once),
+		cmocka_unit_test(test_not_run_grouped),
 		cmocka_unit_test(test_failed_dataset_and_runtime_line),
 		cmocka_unit_test(test_hints_one_at_a_time),
 		cmocka_unit_test(test_config_error),
