@@ -47,8 +47,9 @@ int watch_add(struct watch *w, const char *path)
 	struct watch_file *f = &w->files[w->n];
 	*f = (struct watch_file){ .name = xstrdup(basename(b)) };
 	/* CLOSE_WRITE: saved in place; MOVED_TO/CREATE: saved by rename or recreated. */
-	f->wd = inotify_add_watch(w->fd, dirname(d), IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE);
-	int rc = f->wd < 0 ? -errno : (int)w->n;
+	f->wd = *path ? inotify_add_watch(w->fd, dirname(d), IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE)
+		      : -1;
+	int rc = f->wd >= 0 ? (int)w->n : *path ? -errno : -ENOENT;
 	free(d);
 	free(b);
 	w->n++;

@@ -19,7 +19,8 @@ struct watch;
 struct watch *watch_new(void);
 /* Watches PATH's folder for changes to PATH. Returns the file's index (the count of
  * earlier watch_add calls, failed ones included, so indices follow the caller's order),
- * or -errno when its folder cannot be watched (that index then never fires). */
+ * or -errno when its folder cannot be watched or PATH is "" (that index then never
+ * fires). */
 int watch_add(struct watch *w, const char *path);
 void watch_free(struct watch *w);
 /* The inotify descriptor to poll for input. */

@@ -1,5 +1,6 @@
 /* watch: saves are seen whether the editor writes in place or renames a new file over
  * the old one, other files are ignored, and a burst of events gives one change. */
+#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <setjmp.h>
@@ -130,6 +131,7 @@ static void test_missing_dir(void **state)
 	(void)state;
 	struct watch *w = watch_new();
 	assert_true(watch_add(w, "/nonexistent-pmpplab/x.cu") < 0);
+	assert_int_equal(watch_add(w, ""), -ENOENT); /* a lab without a file */
 	watch_touch(w, 5, 0); /* no such file: nothing */
 	assert_int_equal(watch_timeout(w, 0), -1);
 	watch_free(w);
