@@ -81,14 +81,36 @@ enum cudaLaunchAttributeID {
 #undef RT_LAUNCHATTR_ENUM
 };
 
+/* The L2 access policy of a stream or launch (cudaAccessPolicyWindow). */
+enum cudaAccessProperty {
+	cudaAccessPropertyNormal = 0,
+	cudaAccessPropertyStreaming = 1,
+	cudaAccessPropertyPersisting = 2,
+};
+struct cudaAccessPolicyWindow {
+	void *base_ptr;
+	size_t num_bytes;
+	float hitRatio;
+	enum cudaAccessProperty hitProp;
+	enum cudaAccessProperty missProp;
+};
+
 /* One attribute of cudaLaunchKernelExC: the value is a 64-byte union, of which the
- * members read here are declared. */
+ * members read here are declared. A stream's attributes are the same union
+ * (cudaStreamAttrValue, cudart_attr.c). */
 typedef struct cudaLaunchAttribute_st {
 	enum cudaLaunchAttributeID id;
 	char pad[8 - sizeof(enum cudaLaunchAttributeID)];
-	union {
+	union cudaLaunchAttributeValue {
 		char pad[64];
+		struct cudaAccessPolicyWindow accessPolicyWindow;
 		int cooperative;
+		int syncPolicy; /* enum cudaSynchronizationPolicy: 1 auto ... 4 blocking sync */
+		int priority;
+		struct {
+			unsigned char default_, remote;
+		} memSyncDomainMap;
+		int memSyncDomain;
 		struct {
 			unsigned int x, y, z;
 		} clusterDim;
@@ -103,6 +125,10 @@ typedef struct cudaLaunchAttribute_st {
 		} launchCompletionEvent;
 	} val;
 } cudaLaunchAttribute;
+
+typedef union cudaLaunchAttributeValue cudaLaunchAttributeValue;
+typedef cudaLaunchAttributeValue cudaStreamAttrValue;
+typedef enum cudaLaunchAttributeID cudaStreamAttrID;
 
 #define RT_FIELD_DECL(type, name, dims) type name dims;
 typedef struct cudaLaunchConfig_st {

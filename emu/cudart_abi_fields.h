@@ -56,6 +56,8 @@
 	X(cudaDevAttrCooperativeLaunch, 95)                                               \
 	X(cudaDevAttrMaxSharedMemoryPerBlockOptin, 97)                                    \
 	X(cudaDevAttrMaxBlocksPerMultiprocessor, 106)                                     \
+	X(cudaDevAttrMaxPersistingL2CacheSize, 108)                                       \
+	X(cudaDevAttrMaxAccessPolicyWindowSize, 109)                                      \
 	X(cudaDevAttrReservedSharedMemoryPerBlock, 111)
 
 /* Fields of struct cudaDeviceProp in declaration order (CUDA 13 layout: clockRate and

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cudart_attr.h" /* the persisting L2 limit */
 #include "cudart_async.h"
 #include "cudart_errors.h"
 #include "cudart_memory.h"
@@ -66,6 +67,8 @@ static void rt_props_init(void)
 	p->memoryBusWidth = d->bus_width_bits;
 	p->l2CacheSize = d->l2_bytes;
 	p->persistingL2CacheMaxSize = d->persisting_l2_max;
+	/* 128 MiB less 4 KiB where the L2 has persisting lines (sm_80 on), else 0 */
+	p->accessPolicyMaxWindowSize = d->persisting_l2_max ? 134213632 : 0;
 	p->maxThreadsPerMultiProcessor = d->max_threads_per_sm;
 	p->streamPrioritiesSupported = 0; /* one queue: every priority is the same */
 	p->globalL1CacheSupported = 1;
@@ -190,6 +193,8 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
 	case cudaDevAttrMaxSharedMemoryPerBlockOptin: v = (int)p->sharedMemPerBlockOptin; break;
 	case cudaDevAttrMaxBlocksPerMultiprocessor: v = p->maxBlocksPerMultiProcessor; break;
 	case cudaDevAttrReservedSharedMemoryPerBlock: v = (int)p->reservedSharedMemPerBlock; break;
+	case cudaDevAttrMaxPersistingL2CacheSize: v = p->persistingL2CacheMaxSize; break;
+	case cudaDevAttrMaxAccessPolicyWindowSize: v = p->accessPolicyMaxWindowSize; break;
 	default:
 		/* texture/surface limits, NUMA, interop...: nothing a course asks; an
 		 * honest "not here" instead of a made-up value */
@@ -263,6 +268,8 @@ static size_t rt_limits[3] = {1024, 1 << 20, 8 << 20};
 
 cudaError_t cudaDeviceSetLimit(int limit, size_t value)
 {
+	if (limit == 6) /* cudaLimitPersistingL2CacheSize (cudart_attr.c) */
+		return rt_attr_set_persisting_l2(value);
 	if (limit < 0 || limit > 2)
 		return rt_error_set(limit <= 6 ? cudaErrorUnsupportedLimit : cudaErrorInvalidValue);
 	rt_limits[limit] = value;
@@ -273,6 +280,10 @@ cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
 {
 	if (!value)
 		return rt_error_set(cudaErrorInvalidValue);
+	if (limit == 6 && rt_device_model()->persisting_l2_max) {
+		*value = rt_attr_persisting_l2();
+		return cudaSuccess;
+	}
 	if (limit < 0 || limit > 2)
 		return rt_error_set(limit <= 6 ? cudaErrorUnsupportedLimit : cudaErrorInvalidValue);
 	*value = rt_limits[limit];

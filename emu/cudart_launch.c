@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cudart_attr.h" /* the access policy window */
 #include "cudart_device.h"
 #include "cudart_errors.h"
 #include "cudart_race.h" /* issue 6: PMPPLAB_EMU_RACECHECK */
@@ -18,6 +19,7 @@
 #include "cudart_stream.h"
 #include "devmem.h"
 #include "ptx.h"
+#include "race.h" /* race_enabled_by_env */
 
 /* What the real runtime returns for each bad configuration. Measured with
  * tests/emu/programs/api_errors.cu on an H200 with CUDA 13.0 (driver 580): every one
@@ -228,12 +230,13 @@ struct rt_launch_op {
 	struct rt_function *f;
 	dim3 grid, block;
 	size_t shmem;
+	int cooperative;  /* every block resident: this_grid().sync() works */
 	void **args;      /* nparams pointers into data */
 	unsigned char *data;
 };
 
 static struct rt_launch_op *rt_launch_op_new(struct rt_function *f, dim3 grid, dim3 block,
-					     size_t shmem, void **args)
+					     size_t shmem, int cooperative, void **args)
 {
 	unsigned n = ptx_kernel_nparams(f->kernel);
 	size_t bytes = 0;
@@ -242,7 +245,7 @@ static struct rt_launch_op *rt_launch_op_new(struct rt_function *f, dim3 grid, d
 	struct rt_launch_op *op = malloc(sizeof *op + n * sizeof(void *) + bytes);
 	if (!op)
 		return NULL;
-	*op = (struct rt_launch_op){f, grid, block, shmem, (void **)(op + 1), NULL};
+	*op = (struct rt_launch_op){f, grid, block, shmem, cooperative, (void **)(op + 1), NULL};
 	op->data = (unsigned char *)(op->args + n);
 	size_t at = 0;
 	for (unsigned i = 0; i < n; i++) {
@@ -252,6 +255,22 @@ static struct rt_launch_op *rt_launch_op_new(struct rt_function *f, dim3 grid, d
 		at += (sz + 15) / 16 * 16;
 	}
 	return op;
+}
+
+/* A cooperative launch: all blocks resident (exec_grid.c). The race checker and the
+ * counters follow one block at a time per worker, so they skip it, and say so. */
+static int rt_launch_cooperative(const struct emu_launch *l, struct emu_fault *fault,
+				 const char *kernel)
+{
+	static _Atomic int warned;
+	if (race_enabled_by_env() && !atomic_exchange(&warned, 1)) {
+		char name[256];
+		rt_report_kernel_name(kernel, name, sizeof name);
+		rt_report_warning("cudaLaunchCooperativeKernel", "the race checker does not follow "
+				  "the blocks of a cooperative launch, which take turns at every "
+				  "this_grid().sync(): %s runs unchecked", name);
+	}
+	return emu_run_cooperative(l, fault);
 }
 
 /* Runs a queued launch on the device thread. A fault makes the next call fail. */
@@ -277,7 +296,8 @@ static void rt_launch_run(void *arg)
 	double t0 = rt_now_ms();
 	uint64_t i0 = emu_thread_instructions(); /* launches run one at a time, here */
 	rt_prov_launch_begin(); /* issue 14: whose work the results are */
-	int rc = rt_race_run(&l, &fault, f->name); /* issue 6: PMPPLAB_EMU_RACECHECK */
+	int rc = op->cooperative ? rt_launch_cooperative(&l, &fault, f->name)
+				 : rt_race_run(&l, &fault, f->name); /* issue 6: PMPPLAB_EMU_RACECHECK */
 	rt_prov_launch_end();
 	double ms = rt_now_ms() - t0;
 	cudaError_t e = cudaSuccess;
@@ -301,7 +321,7 @@ static void rt_launch_run(void *arg)
 }
 
 static cudaError_t rt_launch(struct rt_function *f, dim3 grid, dim3 block, void **args,
-			     size_t shmem, cudaStream_t stream)
+			     size_t shmem, cudaStream_t stream, int cooperative)
 {
 	cudaError_t e = rt_error_enter();
 	if (e) {
@@ -326,7 +346,7 @@ static cudaError_t rt_launch(struct rt_function *f, dim3 grid, dim3 block, void 
 		return rt_error_set(rt_cfg_codes[p]);
 	}
 
-	struct rt_launch_op *op = rt_launch_op_new(f, grid, block, shmem, args);
+	struct rt_launch_op *op = rt_launch_op_new(f, grid, block, shmem, cooperative, args);
 	if (!op)
 		return rt_error_set(cudaErrorMemoryAllocation);
 	rt_async_flush(); /* a launch writes the finished kernels' printf output, as on a GPU */
@@ -339,7 +359,8 @@ static cudaError_t rt_launch(struct rt_function *f, dim3 grid, dim3 block, void 
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
 			       size_t sharedMem, cudaStream_t stream)
 {
-	return rt_launch(rt_registry_function(kernel), gridDim, blockDim, args, sharedMem, stream);
+	return rt_launch(rt_registry_function(kernel), gridDim, blockDim, args, sharedMem, stream,
+			 0);
 }
 
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
@@ -351,7 +372,7 @@ cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 bloc
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
 			     size_t sharedMem, cudaStream_t stream)
 {
-	return rt_launch(rt_registry_function(func), gridDim, blockDim, args, sharedMem, stream);
+	return rt_launch(rt_registry_function(func), gridDim, blockDim, args, sharedMem, stream, 0);
 }
 
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
@@ -369,7 +390,8 @@ static unsigned rt_numregs(const struct ptx_kernel *k)
 }
 
 /* Does a cooperative grid of a valid configuration exceed what the device runs at
- * once? (That is what lets grid.sync() work; the interpreter runs it like any grid.) */
+ * once? (That is what lets grid.sync() work; the interpreter then keeps all its blocks
+ * resident: exec_grid.c.) */
 static int rt_cooperative_too_large(struct rt_function *f, dim3 grid, dim3 block, size_t shmem)
 {
 	if (!f || rt_registry_resolve(f) != cudaSuccess ||
@@ -380,7 +402,19 @@ static int rt_cooperative_too_large(struct rt_function *f, dim3 grid, dim3 block
 	int per_sm = rt_launch_occupancy(rt_numregs(f->kernel),
 					 ptx_kernel_static_shared(f->kernel),
 					 (int)(block.x * block.y * block.z), shmem);
-	return blocks > (unsigned long long)per_sm * (unsigned)rt_device_props()->multiProcessorCount;
+	const struct cudaDeviceProp *p = rt_device_props();
+	if (blocks <= (unsigned long long)per_sm * (unsigned)p->multiProcessorCount)
+		return 0;
+	char call[300];
+	snprintf(call, sizeof call, "cooperative launch of %s<<<(%u,%u,%u), (%u,%u,%u)>>>",
+		 f->name, grid.x, grid.y, grid.z, block.x, block.y, block.z);
+	rt_report_api(call, "%llu blocks, but only %d x %d SMs = %llu of them fit on the %s at "
+		      "once, and a grid-wide sync needs them all resident (returns "
+		      "cudaErrorCooperativeLaunchTooLarge); size the grid with "
+		      "cudaOccupancyMaxActiveBlocksPerMultiprocessor times "
+		      "cudaDevAttrMultiProcessorCount", blocks, per_sm, p->multiProcessorCount,
+		      (unsigned long long)per_sm * (unsigned)p->multiProcessorCount, p->name);
+	return 1;
 }
 
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
@@ -389,7 +423,7 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blo
 	struct rt_function *f = rt_registry_function(func);
 	if (rt_cooperative_too_large(f, gridDim, blockDim, sharedMem))
 		return rt_error_set(cudaErrorCooperativeLaunchTooLarge);
-	return rt_launch(f, gridDim, blockDim, args, sharedMem, stream);
+	return rt_launch(f, gridDim, blockDim, args, sharedMem, stream, 1);
 }
 
 /* What cudaLaunchKernelExC makes of its attributes. Launches run at once and in order,
@@ -427,7 +461,11 @@ static cudaError_t rt_exc_attributes(const cudaLaunchConfig_t *cfg, struct rt_ex
 		case cudaLaunchAttributeLaunchCompletionEvent:
 			/* what CUDA 13.0 answered on an H100 (programs/launch_attributes.cu) */
 			return cudaErrorNotSupported;
-		case cudaLaunchAttributeIgnore: case cudaLaunchAttributeAccessPolicyWindow:
+		case cudaLaunchAttributeAccessPolicyWindow: /* no L2 here: checked, no effect */
+			if (rt_attr_check_window(&a->val.accessPolicyWindow))
+				return cudaErrorInvalidValue;
+			break;
+		case cudaLaunchAttributeIgnore:
 		case cudaLaunchAttributeSynchronizationPolicy:
 		case cudaLaunchAttributeClusterSchedulingPolicyPreference:
 		case cudaLaunchAttributeProgrammaticStreamSerialization:
@@ -461,7 +499,7 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *fu
 						       config->dynamicSmemBytes))
 		return rt_error_set(cudaErrorCooperativeLaunchTooLarge);
 	e = rt_launch(f, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
-		      config->stream);
+		      config->stream, at.cooperative);
 	if (!e && at.event)
 		e = cudaEventRecord(at.event, config->stream);
 	return e;
@@ -533,6 +571,12 @@ cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value)
 	case 9: /* cudaFuncAttributePreferredSharedMemoryCarveout: no L1 to split */
 		return value >= -1 && value <= 100 ? cudaSuccess
 						   : rt_error_set(cudaErrorInvalidValue);
+	case 11: case 12: case 13: /* cudaFuncAttributeRequiredCluster{Width,Height,Depth} */
+	case 14: /* cudaFuncAttributeNonPortableClusterSizeAllowed */
+	case 15: /* cudaFuncAttributeClusterSchedulingPolicyPreference */
+		/* cluster hints of sm_90 on: accepted; a launch with clusters is refused */
+		return p->major >= 9 && value >= 0 && (attr < 14 || value <= (attr == 14 ? 1 : 2))
+			       ? cudaSuccess : rt_error_set(cudaErrorInvalidValue);
 	default:
 		return rt_error_set(cudaErrorInvalidValue);
 	}

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cudart_attr.h" /* a stream's attributes */
 #include "cudart_async.h"
 #include "cudart_errors.h"
 #include "cudart_provenance.h"
@@ -131,6 +132,7 @@ cudaError_t rt_stream_memory(cudaStream_t stream, int async, const struct rt_mem
 void rt_stream_reset(void)
 {
 	rt_async_idle();
+	rt_attr_stream_forget(NULL);
 	pthread_mutex_lock(&rt_stream_lock);
 	while (rt_streams) {
 		struct CUstream_st *n = rt_streams->next;
@@ -197,6 +199,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
 	/* CUDA lets the stream's work finish in the background; the emulator waits for it
 	 * here, so that no queued operation outlives its stream's memory */
 	rt_async_wait(found->last);
+	rt_attr_stream_forget(found);
 	free(found);
 	return cudaSuccess;
 }

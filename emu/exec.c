@@ -12,7 +12,8 @@
  * The interpreter's files: this one (launches, blocks, the worker pool, faults),
  * exec_loop.c (the instruction loop), exec_frames.c (frames, calls, the SIMT stack),
  * exec_memory.c (checked memory accesses), exec_arith.c (arithmetic helpers),
- * exec_printf.c (device printf); exec_internal.h holds their shared state.
+ * exec_printf.c (device printf), exec_grid.c (cooperative launches: every block
+ * resident, the grid barrier); exec_internal.h holds their shared state.
  */
 #include "exec_internal.h"
 
@@ -93,13 +94,6 @@ int fault_set(struct block *b, struct warp *w, unsigned lane, const struct ptx_i
 
 /* ---- blocks and the worker pool ------------------------------------------------- */
 
-struct worker {
-	struct launch_ctx *L;
-	struct block b;
-	size_t warp_cap;
-	uint64_t insns;
-};
-
 static void block_release_warps(struct block *b)
 {
 	for (unsigned i = 0; i < b->nwarps; i++) {
@@ -109,12 +103,10 @@ static void block_release_warps(struct block *b)
 	}
 }
 
-/* Runs block `idx` of the launch to completion on this worker. */
-static int block_run(struct worker *wk, unsigned idx)
+int block_start(struct block *b, unsigned idx)
 {
-	struct launch_ctx *L = wk->L;
+	struct launch_ctx *L = b->L;
 	const struct emu_launch *l = L->l;
-	struct block *b = &wk->b;
 	b->idx = idx;
 	b->bid.x = idx % l->grid.x;
 	b->bid.y = (idx / l->grid.x) % l->grid.y;
@@ -124,7 +116,6 @@ static int block_run(struct worker *wk, unsigned idx)
 	if (b->tsm) /* issue 7 (panels) */
 		emu_trace_block_begin(b->tsm, idx, b->nwarps);
 	memset(b->shared, 0, b->shared_size);
-	int rc = 0;
 	for (unsigned i = 0; i < b->nwarps; i++) {
 		struct warp *w = &b->warps[i];
 		unsigned first = i * 32, n = b->nthreads - first < 32 ? b->nthreads - first : 32;
@@ -137,6 +128,7 @@ static int block_run(struct worker *wk, unsigned idx)
 		 * while a kernel runs): keeping it spares the shared devmem lock */
 		w->red_pending = 0;
 		w->insns = 0;
+		w->polled = 0;
 		if (w->kinit) {
 			/* the warp's kernel frame from the previous block of this launch: only
 			 * the block index changes (registers start undefined, as on a GPU) */
@@ -149,43 +141,46 @@ static int block_run(struct worker *wk, unsigned idx)
 			}
 			w->nframes = 1;
 		} else if (frame_push(b, w, L->kf, 0)) {
-			rc = fault_set(b, w, 0, NULL, EMU_FAULT_LIMIT, -ENOMEM,
-				       "out of memory for the registers of a block");
-			goto done;
+			return fault_set(b, w, 0, NULL, EMU_FAULT_LIMIT, -ENOMEM,
+					 "out of memory for the registers of a block");
 		}
 		w->kinit = 1;
-		if (stack_push(w, 0, PTX_NOPC, w->live)) {
-			rc = fault_set(b, w, 0, NULL, EMU_FAULT_LIMIT, -ENOMEM,
-				       "out of memory for the registers of a block");
-			goto done;
-		}
+		if (stack_push(w, 0, PTX_NOPC, w->live))
+			return fault_set(b, w, 0, NULL, EMU_FAULT_LIMIT, -ENOMEM,
+					 "out of memory for the registers of a block");
 		w->frames[0].stack_base = 0;
 	}
-	unsigned order[32], round = 0; /* at most 1024 threads: 32 warps */
-	emu_schedule_warps(&L->sched, idx, round, order, b->nwarps);
+	b->round = 0; /* at most 1024 threads: 32 warps */
+	emu_schedule_warps(&L->sched, idx, b->round, b->order, b->nwarps);
+	return 0;
+}
+
+int block_step(struct block *b)
+{
+	struct launch_ctx *L = b->L;
 	for (;;) {
 		exec_stuck_check(b); /* past the grader's time limit: say where (exec_stuck.c) */
-		int running = 0, waiting = 0;
+		int running = 0, waiting = 0, polling = 0;
 		for (unsigned k = 0; k < b->nwarps; k++) {
-			struct warp *w = &b->warps[order[k]];
+			struct warp *w = &b->warps[b->order[k]];
 			if (w->state == W_RUN) {
-				rc = warp_exec(b, w);
+				int rc = warp_exec(b, w);
 				if (b->tsm) /* issue 7 (panels) */
 					emu_trace_warp_state(b->tsm, w->id, w->state == W_DONE ? EMU_TW_DONE
-							     : w->state == W_BARRIER ? EMU_TW_BARRIER : EMU_TW_READY);
-				if (rc || b->faulted) {
-					if (!rc)
-						rc = b->fault_rc;
-					goto done;
-				}
+							     : w->state == W_RUN ? EMU_TW_READY : EMU_TW_BARRIER);
+				if (rc || b->faulted)
+					return rc ? rc : b->fault_rc;
 			}
 			running += w->state == W_RUN;
 			waiting += w->state == W_BARRIER;
+			polling += w->state == W_GRID;
 		}
 		if (running)
 			continue;
+		if (polling) /* the rest waits for the grid barrier to open (exec_grid.c) */
+			return BLOCK_PARKED;
 		if (!waiting)
-			break;
+			return BLOCK_DONE;
 		/* every warp still alive waits at a barrier: release them */
 		for (unsigned i = 0; i < b->nwarps; i++) {
 			struct warp *w = &b->warps[i];
@@ -207,11 +202,15 @@ static int block_run(struct worker *wk, unsigned idx)
 		b->red_popc = 0;
 		b->red_and = 1;
 		b->red_or = 0;
-		emu_schedule_warps(&L->sched, idx, ++round, order, b->nwarps);
+		emu_schedule_warps(&L->sched, b->idx, ++b->round, b->order, b->nwarps);
 		if (atomic_load_explicit(&L->stop, memory_order_relaxed))
-			break;
+			return BLOCK_DONE;
 	}
-done:
+}
+
+int block_finish(struct worker *wk, struct block *b, int rc)
+{
+	struct launch_ctx *L = b->L;
 	for (unsigned i = 0; i < b->nwarps; i++)
 		wk->insns += b->warps[i].insns;
 	if (b->tsm) /* issue 7 (panels) */
@@ -222,7 +221,7 @@ done:
 		if (!L->outs)
 			L->outs = calloc(L->nblocks, sizeof(char *));
 		if (L->outs) {
-			L->outs[idx] = b->out;
+			L->outs[b->idx] = b->out;
 			b->out = NULL;
 			b->outcap = 0;
 		}
@@ -230,10 +229,10 @@ done:
 	}
 	if (b->faulted) {
 		pthread_mutex_lock(&L->lock);
-		if (!L->rc || idx < L->fault_block) {
+		if (!L->rc || b->idx < L->fault_block) {
 			L->rc = b->fault_rc ? b->fault_rc : -EFAULT;
 			L->fault = b->fault;
-			L->fault_block = idx;
+			L->fault_block = b->idx;
 		}
 		pthread_mutex_unlock(&L->lock);
 		atomic_store(&L->stop, 1);
@@ -242,12 +241,20 @@ done:
 	return rc;
 }
 
-static int worker_init(struct worker *wk, struct launch_ctx *L)
+/* Runs block `idx` of the launch to completion on this worker. */
+static int block_run(struct worker *wk, unsigned idx)
+{
+	struct block *b = &wk->b;
+	int rc = block_start(b, idx);
+	if (!rc)
+		rc = block_step(b);
+	return block_finish(wk, b, rc);
+}
+
+int block_init(struct block *b, struct launch_ctx *L)
 {
 	const struct emu_launch *l = L->l;
-	struct block *b = &wk->b;
-	memset(wk, 0, sizeof(*wk));
-	wk->L = L;
+	memset(b, 0, sizeof(*b));
 	b->L = L;
 	b->nthreads = l->block.x * l->block.y * l->block.z;
 	b->nwarps = (b->nthreads + 31) / 32;
@@ -266,9 +273,8 @@ static int worker_init(struct worker *wk, struct launch_ctx *L)
 	return 0;
 }
 
-static void worker_release(struct worker *wk)
+void block_free(struct block *b)
 {
-	struct block *b = &wk->b;
 	if (b->warps)
 		for (unsigned i = 0; i < b->nwarps; i++) {
 			free(b->warps[i].stack);
@@ -358,7 +364,7 @@ static const struct ptx_insn *reachable_unsupported(const struct ptx_module *m,
 	return in;
 }
 
-int emu_run(const struct emu_launch *l, struct emu_fault *fault)
+static int run(const struct emu_launch *l, struct emu_fault *fault, int cooperative)
 {
 	if (fault)
 		memset(fault, 0, sizeof(*fault));
@@ -381,7 +387,7 @@ int emu_run(const struct emu_launch *l, struct emu_fault *fault)
 		return -ENOTSUP;
 	}
 	L.nblocks = (unsigned)((uint64_t)g->x * g->y * g->z);
-	L.hooks = atomic_load(&emu_hooks_cur);
+	L.hooks = cooperative ? NULL : atomic_load(&emu_hooks_cur);
 	L.strict_exits = L.hooks && L.hooks->strict_exits;
 	emu_schedule_current(&L.sched);
 	L.slice = L.sched.slice ? L.sched.slice : TIMESLICE;
@@ -406,26 +412,35 @@ int emu_run(const struct emu_launch *l, struct emu_fault *fault)
 	}
 	unsigned started = 0;
 	for (unsigned i = 0; i < nw; i++) {
-		if (worker_init(&wk[i], &L)) {
+		wk[i].L = &L;
+		if (block_init(&wk[i].b, &L)) {
 			rc = -ENOMEM;
 			goto out_join;
 		}
 		wk[i].b.tsm = emu_trace_sm(L.trace, i); /* issue 7 (panels) */
 	}
+	/* a cooperative launch's blocks are all resident at once (exec_grid.c) */
+	void *(*body)(void *) = cooperative ? grid_worker_main : worker_main;
+	if (cooperative && grid_launch_begin(&L)) {
+		rc = -ENOMEM;
+		goto out_join;
+	}
 	if (nw == 1) {
-		worker_main(&wk[0]);
+		body(&wk[0]);
 	} else {
 		for (; started < nw; started++)
-			if (pthread_create(&th[started], NULL, worker_main, &wk[started]))
+			if (pthread_create(&th[started], NULL, body, &wk[started]))
 				break;
 		if (!started)
-			worker_main(&wk[0]);
+			body(&wk[0]);
 	}
 out_join:
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
+	if (L.grid)
+		grid_launch_end(&L);
 	for (unsigned i = 0; i < nw; i++)
-		worker_release(&wk[i]);
+		block_free(&wk[i].b);
 	emu_trace_launch_end(L.trace, rc ? rc : L.rc); /* issue 7 (panels) */
 	if (!rc)
 		rc = L.rc;
@@ -448,4 +463,14 @@ out_params:
 	free(L.kparams);
 	pthread_mutex_destroy(&L.lock);
 	return rc;
+}
+
+int emu_run(const struct emu_launch *l, struct emu_fault *fault)
+{
+	return run(l, fault, 0);
+}
+
+int emu_run_cooperative(const struct emu_launch *l, struct emu_fault *fault)
+{
+	return run(l, fault, 1);
 }

@@ -2,7 +2,9 @@
  *
  * Blocks are spread over a pool of worker threads (all cores; PMPPLAB_EMU_THREADS caps
  * it). Each block runs as warps of 32 lanes with active masks and a reconvergence
- * stack; warps of a block run in turn until they reach a barrier.
+ * stack; warps of a block run in turn until they reach a barrier. A cooperative
+ * launch's blocks are all resident: each worker takes turns among its blocks, parking
+ * those that wait at the grid barrier.
  */
 #ifndef PMPPLAB_EMU_EXEC_H
 #define PMPPLAB_EMU_EXEC_H
@@ -51,6 +53,13 @@ struct emu_fault {
  *   -E2BIG   resource limit (stack/recursion)    -EINVAL bad launch (fault.kind EMU_OK)
  * fault may be NULL. */
 int emu_run(const struct emu_launch *l, struct emu_fault *fault);
+
+/* The same for a cooperative launch (cudaLaunchCooperativeKernel): every block is
+ * resident at once, so this_grid().sync() works (exec_grid.c); the caller has checked
+ * that the grid fits on the device. In emu_run's launches grid_group is not valid and
+ * its sync() traps, as on a GPU. A grid whose barrier can never open (a block ended
+ * without reaching it) stops with -EDEADLK, a barrier fault. Hooks are ignored. */
+int emu_run_cooperative(const struct emu_launch *l, struct emu_fault *fault);
 
 /* Device printf output goes here (default stdout); the runtime may redirect it. Output
  * of one launch is written in block order, then thread order, at the end of each block. */

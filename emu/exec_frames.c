@@ -62,6 +62,8 @@ static void frame_init_slots(struct block *b, struct warp *w, struct frame *fr)
 		R[SR_NSMID * 32 + lane] = b->L->nsm;
 		R[SR_GRIDID * 32 + lane] = 1;
 		R[SR_LOCALBASE * 32 + lane] = fr->local_base;
+		R[SR_ENVREG1 * 32 + lane] = b->L->grid_ws >> 32; /* 0: not cooperative */
+		R[SR_ENVREG2 * 32 + lane] = b->L->grid_ws & 0xffffffffu;
 	}
 imms:
 	for (unsigned i = 0; i < f->nimm; i++) {

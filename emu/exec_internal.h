@@ -73,7 +73,8 @@ struct frame {
 	size_t cap;                  /* bytes allocated at regs */
 };
 
-enum warp_state { W_RUN, W_BARRIER, W_DONE };
+/* W_GRID: polling the grid barrier, which has not opened (exec_grid.c) */
+enum warp_state { W_RUN, W_BARRIER, W_DONE, W_GRID };
 
 struct warp {
 	unsigned id;
@@ -92,6 +93,8 @@ struct warp {
 	uint32_t red_slot;
 	uint64_t insns;
 	int kinit; /* frames[0] holds this launch's kernel frame from an earlier block */
+	int polled;        /* the warp has polled the grid barrier (exec_grid.c) */
+	uint32_t poll_val; /* the value it read last */
 };
 
 struct launch_ctx;
@@ -113,6 +116,8 @@ struct block {
 	struct emu_fault fault;
 	int fault_rc;
 	struct emu_trace_sm *tsm; /* issue 7 (panels): this worker's trace counters, NULL = off */
+	unsigned order[32], round; /* the warps' order in this round between barriers */
+	uint32_t park_val;         /* parked at the grid barrier: the value its warp polled */
 };
 
 struct launch_ctx {
@@ -135,10 +140,50 @@ struct launch_ctx {
 	unsigned slice;            /* warp instructions before the next warp runs */
 	int strict_exits;          /* the hooks' strict_exits at the launch's start */
 	unsigned nsm;              /* the emulated GPU's SMs (emu_device.h): %smid, %nsmid */
+	uint64_t grid_ws;          /* a cooperative launch's grid workspace (%envreg1/2), or 0 */
+	struct grid_state *grid;   /* and its barrier's bookkeeping (exec_grid.c) */
+};
+
+/* A worker thread of the pool, and the block it runs (a cooperative launch's worker
+ * holds several: exec_grid.c). */
+struct worker {
+	struct launch_ctx *L;
+	struct block b;
+	uint64_t insns;
 };
 
 /* Not exported from libpmpplab_cudart.so: these are the interpreter's own. */
 #pragma GCC visibility push(hidden)
+
+/* ---- blocks (exec.c) ------------------------------------------------------------ */
+
+/* What block_step returns besides a fault's negative code. */
+enum { BLOCK_DONE = 0, BLOCK_PARKED = 1 };
+
+int block_init(struct block *b, struct launch_ctx *L);    /* allocates; -ENOMEM */
+void block_free(struct block *b);
+int block_start(struct block *b, unsigned idx);           /* 0 or a fault's code */
+/* Runs the block's warps until it ends, faults or (a cooperative launch) every warp
+ * still running waits for the grid barrier: BLOCK_DONE, BLOCK_PARKED or rc < 0. */
+int block_step(struct block *b);
+/* Ends a block that returned RC: counts, printf output, its fault. Returns RC, or the
+ * launch's code when the block faulted. */
+int block_finish(struct worker *wk, struct block *b, int rc);
+
+/* ---- the grid barrier (exec_grid.c) --------------------------------------------- */
+
+/* Sets up a cooperative launch (its workspace zeroed, L->grid_ws, L->grid). 0 or
+ * -ENOMEM. */
+int grid_launch_begin(struct launch_ctx *L);
+void grid_launch_end(struct launch_ctx *L);
+/* A cooperative launch's worker: all its blocks resident until the grid ends. */
+void *grid_worker_main(void *arg);
+/* Before ld with PX_POLL of a cooperative launch: 1 when warp w must park there (it
+ * polls the grid barrier, which has not opened since it last looked). */
+int grid_poll(struct block *b, struct warp *w, const struct ptx_insn *in, const uint64_t *a,
+	      uint32_t m);
+/* The message of a trap in a block of L. */
+const char *grid_trap_message(const struct launch_ctx *L);
 
 /* exec_stuck.c: reads $PMPPLAB_EMU_STOP_MS (once, before the workers start); past it,
  * writes where B's warps are to stderr and parks the calling worker for good. */

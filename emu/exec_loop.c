@@ -585,6 +585,14 @@ int warp_exec(struct block *b, struct warp *w)
 		}
 		CASE(LD) {
 			const uint64_t *a = SS(0);
+			if (__builtin_expect(in->xmod & PX_POLL, 0) && b->L->grid_ws &&
+			    grid_poll(b, w, in, a, m)) {
+				/* parked before the load, which runs again when the grid
+				 * barrier has opened (exec_grid.c) */
+				count -= m == FULL ? 32 : popcount32(m);
+				e->pc = pc - 1;
+				goto out;
+			}
 			int64_t off = in->off;
 			unsigned n = in->vec, tot = sz * n, sp = in->space;
 			if (__builtin_expect(tsm != NULL, 0)) /* issue 7 (panels) */
@@ -894,8 +902,7 @@ int warp_exec(struct block *b, struct warp *w)
 		}
 		CASE(TRAP) CASE(BRKPT) {
 			rc = fault_set(b, w, (unsigned)__builtin_ctz(m), in, EMU_FAULT_TRAP, -ECANCELED,
-				       "the kernel executed a trap instruction (asm(\"trap;\") or an "
-				       "unrecoverable error)");
+				       "%s", grid_trap_message(b->L));
 			goto out;
 		}
 		CASE(UNSUPPORTED) {

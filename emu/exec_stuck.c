@@ -101,7 +101,7 @@ static int stuck_loop(const struct ptx_insn *code, unsigned ncode, uint32_t pc, 
 
 static void stuck_report(const struct block *b)
 {
-	struct place { uint32_t line, lo, hi; int loop, barrier; const char *file; unsigned n; };
+	struct place { uint32_t line, lo, hi; int loop, barrier, grid; const char *file; unsigned n; };
 	struct place p[8];
 	unsigned np = 0, alive = 0;
 	for (unsigned i = 0; i < b->nwarps; i++) {
@@ -115,10 +115,11 @@ static void stuck_report(const struct block *b)
 		if (!(in = stuck_user_insn(b, w, &code, &pc, &ncode)) || !in->line)
 			continue;
 		struct place q = { .line = in->line, .file = ptx_module_file(b->L->m, in->file),
-				   .barrier = w->state == W_BARRIER, .n = 1 };
-		q.loop = !q.barrier && stuck_loop(code, ncode, pc, in->file, &q.lo, &q.hi);
+				   .barrier = w->state == W_BARRIER, .grid = w->state == W_GRID, .n = 1 };
+		q.loop = !q.barrier && !q.grid && stuck_loop(code, ncode, pc, in->file, &q.lo, &q.hi);
 		unsigned k = 0;
-		while (k < np && !(p[k].line == q.line && p[k].barrier == q.barrier && p[k].file == q.file))
+		while (k < np && !(p[k].line == q.line && p[k].barrier == q.barrier &&
+				   p[k].grid == q.grid && p[k].file == q.file))
 			k++;
 		if (k < np)
 			p[k].n++;
@@ -145,6 +146,8 @@ static void stuck_report(const struct block *b)
 		PUT("\n  %u warp%s at %s:%u", p[k].n, p[k].n == 1 ? "" : "s", f, p[k].line);
 		if (p[k].barrier)
 			PUT(", waiting at the barrier (__syncthreads()) of that line");
+		else if (p[k].grid)
+			PUT(", waiting at the grid barrier (this_grid().sync()) of that line");
 		else if (p[k].loop && p[k].lo == p[k].hi)
 			PUT(", in the loop of line %u", p[k].lo);
 		else if (p[k].loop)

@@ -574,6 +574,10 @@ int decode_insn(struct ctx *c, size_t end)
 		in->mod = has_mod(&md, "hi") ? MUL_HI : MUL_LO;
 	if (op == OP_LD || op == OP_ST || op == OP_CVTA || op == OP_ISSPACEP)
 		decode_space(in, &md);
+	/* a strong load of global memory, as a spin loop polls one (exec_grid.c) */
+	if (op == OP_LD && (in->space == SP_GLOBAL || in->space == SP_GENERIC) &&
+	    (has_mod(&md, "acquire") || has_mod(&md, "relaxed") || has_mod(&md, "volatile")))
+		in->xmod |= PX_POLL;
 	if (op == OP_LD && in->space == SP_FPARAM && c->b->f->is_entry)
 		in->space = SP_KPARAM; /* ld.param [%rd] in a kernel; named params override */
 	if (op == OP_CVTA)
@@ -692,9 +696,6 @@ int decode_insn(struct ctx *c, size_t end)
 		if (s->len >= 8 && !memcmp(s->p, "%cluster", 8))
 			snprintf(what, sizeof what, "thread block clusters (%.*s) are not emulated",
 				 (int)s->len, s->p);
-		else if (s->len >= 7 && !memcmp(s->p, "%envreg", 7)) /* the grid's barrier */
-			snprintf(what, sizeof what, "grid-wide synchronisation (this_grid().sync()) "
-				 "is not emulated");
 		else
 			snprintf(what, sizeof what, "the special register %.*s is not emulated",
 				 (int)s->len, s->p);

@@ -28,7 +28,9 @@ enum ptx_sreg {
 	SR_ZERO, SR_SINK, SR_TID_X, SR_TID_Y, SR_TID_Z, SR_NTID_X, SR_NTID_Y, SR_NTID_Z,
 	SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z, SR_LANEID,
 	SR_WARPID, SR_NWARPID, SR_LANEMASK_EQ, SR_LANEMASK_LT, SR_LANEMASK_LE,
-	SR_LANEMASK_GT, SR_LANEMASK_GE, SR_SMID, SR_NSMID, SR_GRIDID, SR_LOCALBASE, SR_CC, SR__COUNT
+	SR_LANEMASK_GT, SR_LANEMASK_GE, SR_SMID, SR_NSMID, SR_GRIDID, SR_LOCALBASE, SR_CC,
+	SR_ENVREG1, SR_ENVREG2, /* the grid's workspace address, high and low half (exec_grid.c) */
+	SR__COUNT
 };
 
 /* Modifier values (insn.mod) */
@@ -71,6 +73,8 @@ enum ptx_testp { TESTP_FINITE, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER,
 #define PX_ADD 0x08u     /* video .add: the lanes' results summed into c */
 #define PX_BSIGNED 0x10u /* video: the second operand's type is signed */
 #define PX_SATFINITE 0x20u /* cvt .satfinite: overflow gives the largest finite value */
+#define PX_POLL 0x40u  /* ld .acquire/.relaxed/.volatile of global memory: what a spin loop
+			* polls, the grid barrier's among them (exec_grid.c) */
 /* insn.mod of bfind: BFIND_SHIFTAMT; of bmsk: BMSK_WRAP (else .clamp) */
 #define BFIND_SHIFTAMT 1u
 #define BMSK_WRAP 1u
@@ -198,6 +202,7 @@ struct ptx_module {
 	size_t shared_total;   /* all static .shared variables of the module */
 	size_t module_shared;  /* static .shared declared at module scope */
 	size_t extern_shared_align;
+	int grid_workspace;    /* some code reads %envreg1/2: cooperative groups' grid_group */
 };
 
 /* struct ptx_kernel is an entry function. */

@@ -44,6 +44,7 @@ static const struct { const char *name; int slot; } ptx_sregs[] = {
 	{ "%lanemask_lt", SR_LANEMASK_LT }, { "%lanemask_le", SR_LANEMASK_LE },
 	{ "%lanemask_gt", SR_LANEMASK_GT }, { "%lanemask_ge", SR_LANEMASK_GE },
 	{ "%smid", SR_SMID }, { "%nsmid", SR_NSMID }, { "%gridid", SR_GRIDID },
+	{ "%envreg1", SR_ENVREG1 }, { "%envreg2", SR_ENVREG2 },
 };
 
 /* PTX special registers the emulator does not model (so not a typo of a register). */
@@ -97,8 +98,11 @@ static int name_slot(struct ctx *c, const struct tok *t, unsigned ty, int *local
 	if (!e && t->len == 7 && !memcmp(t->p, "WARP_SZ", 7))
 		return slot_imm(c->b, 32, 0); /* warpSize in device code: a constant of PTX */
 	for (size_t i = 0; i < sizeof(ptx_sregs) / sizeof(ptx_sregs[0]); i++)
-		if (strlen(ptx_sregs[i].name) == t->len && !memcmp(ptx_sregs[i].name, t->p, t->len))
+		if (strlen(ptx_sregs[i].name) == t->len && !memcmp(ptx_sregs[i].name, t->p, t->len)) {
+			if (ptx_sregs[i].slot == SR_ENVREG1 || ptx_sregs[i].slot == SR_ENVREG2)
+				p->m->grid_workspace = 1; /* a trap there means no cooperative launch */
 			return ptx_sregs[i].slot;
+		}
 	if (t->len >= 6 && !memcmp(t->p, "%clock", 6)) {
 		c->clock = t->len == 6 ? 1 : 2;
 		return SR_ZERO;

@@ -378,7 +378,8 @@ static void test_directed_rounding(void **state)
 /* Faults inside toolkit headers are reported at the user's line: nvcc emits one .loc
  * per level of inlining, so the chain (driver_abi.h in cooperative_groups.h in the
  * user's header in the kernel) is followed up to the first file outside the toolkit.
- * The grid barrier and device-side launches are refused by what they are. */
+ * Special registers the emulator does not model and device-side launches are refused by
+ * what they are. */
 static void test_inlined_lines_and_refusals(void **state)
 {
 	(void)state;
@@ -391,7 +392,7 @@ static void test_inlined_lines_and_refusals(void **state)
 		"\t.loc 2 261 5, function_name $L__info_string1, inlined_at 4 30 2\n"
 		"\t.loc 3 92 9, function_name $L__info_string2, inlined_at 2 261 5\n"
 		"\t.loc 3 66 9, function_name $L__info_string3, inlined_at 3 92 9\n"
-		"\tmov.u32 %r2, %envreg2;\n\tret;\n}\n"
+		"\tmov.u32 %r2, %envreg5;\n\tret;\n}\n"
 		".visible .entry d()\n{\n\t.reg .b64 %rd<3>;\n"
 		"\t.loc 1 20 5\n\t{\n\t.param .b64 param0;\n\tst.param.b64 [param0], %rd1;\n"
 		"\t.param .b64 param1;\n\tst.param.b64 [param1], %rd2;\n"
@@ -410,7 +411,7 @@ static void test_inlined_lines_and_refusals(void **state)
 	assert_int_equal(emu_run(&l, &f), -ENOTSUP);
 	assert_string_equal(f.file, "/home/s/helpers.cuh");
 	assert_int_equal(f.line, 30);
-	assert_non_null(strstr(f.message, "grid-wide synchronisation (this_grid().sync())"));
+	assert_non_null(strstr(f.message, "the special register %envreg5 is not emulated"));
 	assert_non_null(strstr(f.message, "--backend gpu"));
 	l.kernel = ptx_module_kernel(m, "d");
 	assert_int_equal(emu_run(&l, &f), -ENOTSUP);
