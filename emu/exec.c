@@ -44,6 +44,11 @@ uint64_t emu_thread_instructions(void)
 	return atomic_load(&emu_insn_total);
 }
 
+void exec_count_insns(uint64_t n)
+{
+	atomic_fetch_add(&emu_insn_total, n);
+}
+
 void emu_set_printf_stream(void *file)
 {
 	emu_printf_stream = file;
@@ -300,7 +305,7 @@ static void *worker_main(void *arg)
 		if (block_run(wk, emu_schedule_block(&L->sched, i, L->nblocks)))
 			break;
 	}
-	atomic_fetch_add(&emu_insn_total, wk->insns);
+	exec_count_insns(wk->insns);
 	return NULL;
 }
 

@@ -357,5 +357,6 @@ void *grid_worker_main(void *arg)
 	}
 	free(extra);
 	free(h.b);
+	exec_count_insns(wk->insns);
 	return NULL;
 }
