@@ -279,7 +279,8 @@ static void rt_launch_run(void *arg)
 	struct rt_launch_op *op = arg;
 	struct rt_function *f = op->f;
 	if (rt_async_skipping()) { /* a fault before it: a GPU runs nothing more */
-		rt_report_launch(f->name, op->grid, op->block, op->shmem, rt_error_device(), 0.0, 0);
+		rt_report_launch(f->name, f->mangled, op->grid, op->block, op->shmem,
+				 rt_error_device(), 0.0, 0);
 		free(op);
 		return;
 	}
@@ -313,7 +314,7 @@ static void rt_launch_run(void *arg)
 		rt_explain_fault_args(f, op->args, &fault, note, sizeof note);
 		rt_report_kernel_fault(f->name, &fault, e, note);
 	}
-	rt_report_launch(f->name, op->grid, op->block, op->shmem, e, ms,
+	rt_report_launch(f->name, f->mangled, op->grid, op->block, op->shmem, e, ms,
 			 emu_thread_instructions() - i0);
 	if (e)
 		rt_error_set_pending(e);
@@ -326,7 +327,7 @@ static cudaError_t rt_launch(struct rt_function *f, dim3 grid, dim3 block, void 
 	cudaError_t e = rt_error_enter();
 	if (e) {
 		if (f)
-			rt_report_launch(f->name, grid, block, shmem, e, 0.0, 0);
+			rt_report_launch(f->name, f->mangled, grid, block, shmem, e, 0.0, 0);
 		return e;
 	}
 	if (!f) /* not a kernel: CUDA 13 says "invalid resource handle" (measured) */
@@ -335,14 +336,14 @@ static cudaError_t rt_launch(struct rt_function *f, dim3 grid, dim3 block, void 
 		return rt_error_set(cudaErrorInvalidResourceHandle);
 	e = rt_registry_resolve(f);
 	if (e) {
-		rt_report_launch(f->name, grid, block, shmem, e, 0.0, 0);
+		rt_report_launch(f->name, f->mangled, grid, block, shmem, e, 0.0, 0);
 		return rt_error_set(e);
 	}
 	size_t static_shmem = ptx_kernel_static_shared(f->kernel);
 	enum rt_cfg_problem p = rt_launch_check(grid, block, static_shmem, shmem, f->max_dyn_shmem);
 	if (p != RT_CFG_OK) {
 		rt_explain_cfg(f, p, grid, block, static_shmem, shmem);
-		rt_report_launch(f->name, grid, block, shmem, rt_cfg_codes[p], 0.0, 0);
+		rt_report_launch(f->name, f->mangled, grid, block, shmem, rt_cfg_codes[p], 0.0, 0);
 		return rt_error_set(rt_cfg_codes[p]);
 	}
 

@@ -398,20 +398,21 @@ void rt_report_stats(void)
 	pthread_mutex_unlock(&rt_stats_lock);
 }
 
-void rt_report_launch(const char *kernel, dim3 grid, dim3 block, size_t shmem,
-		      cudaError_t status, double ms, uint64_t insns)
+void rt_report_launch(const char *kernel, const char *entry, dim3 grid, dim3 block,
+		      size_t shmem, cudaError_t status, double ms, uint64_t insns)
 {
 	rt_stats_add(kernel, ms, insns);
 	rt_report_init();
 	if (rt_events_fd < 0)
 		return;
-	char esc_kernel[600], line[1000];
+	char esc_kernel[600], esc_entry[600], line[1600];
 	rt_json_escape(esc_kernel, sizeof esc_kernel, kernel);
+	rt_json_escape(esc_entry, sizeof esc_entry, entry ? entry : kernel);
 	int n = snprintf(line, sizeof line,
-			 "{\"event\":\"launch\",\"kernel\":\"%s\",\"grid\":[%u,%u,%u],"
-			 "\"block\":[%u,%u,%u],\"shmem\":%zu,\"status\":\"%s\",\"ms\":%.3f,"
-			 "\"insns\":%llu}\n",
-			 esc_kernel, grid.x, grid.y, grid.z, block.x, block.y, block.z, shmem,
+			 "{\"event\":\"launch\",\"kernel\":\"%s\",\"entry\":\"%s\","
+			 "\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"shmem\":%zu,\"status\":\"%s\","
+			 "\"ms\":%.3f,\"insns\":%llu}\n",
+			 esc_kernel, esc_entry, grid.x, grid.y, grid.z, block.x, block.y, block.z, shmem,
 			 status == cudaSuccess ? "ok" : rt_error_name(status), ms,
 			 (unsigned long long)insns);
 	if (n > 0)

@@ -39,9 +39,11 @@ void rt_report_kernel_fault(const char *kernel, const struct emu_fault *f, cudaE
 			    const char *note);
 
 /* One "launch" event (no stderr output). status cudaSuccess prints "ok"; insns is the
- * thread-instructions the launch executed. Also counted for rt_report_stats. */
-void rt_report_launch(const char *kernel, dim3 grid, dim3 block, size_t shmem,
-		      cudaError_t status, double ms, uint64_t insns);
+ * thread-instructions the launch executed. Also counted for rt_report_stats. kernel is
+ * the source name shown to the student; entry the PTX entry (mangled) name, which alone
+ * tells two instantiations of a template kernel apart (the optimisations check). */
+void rt_report_launch(const char *kernel, const char *entry, dim3 grid, dim3 block,
+		      size_t shmem, cudaError_t status, double ms, uint64_t insns);
 
 /* At exit, when $PMPPLAB_EMU_STATS is set: what the kernels cost on stderr, the total
  * ("pmpplab emu: N thread-instructions in L launches, S s in kernels") and the kernels

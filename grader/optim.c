@@ -72,7 +72,11 @@ int optim_launches_from_events(const char *events, struct optim_launches *l)
 		size_t n = strcspn(p, "\n");
 		json_t *o = json_loadb(p, n, 0, NULL);
 		const char *ev = json_string_value(json_object_get(o, "event"));
-		const char *kernel = json_string_value(json_object_get(o, "kernel"));
+		/* the PTX entry (mangled) name where the emulator gives it: "tile<16>" and
+		 * "tile<32>" are two kernels, one base name */
+		const char *kernel = json_string_value(json_object_get(o, "entry"));
+		if (!kernel)
+			kernel = json_string_value(json_object_get(o, "kernel"));
 		const char *status = json_string_value(json_object_get(o, "status"));
 		int rc = 0;
 		if (ev && kernel && strcmp(ev, "launch") == 0 && status && strcmp(status, "ok") == 0)
@@ -102,8 +106,21 @@ int optim_launches_from_result(const struct pl_file *result, struct optim_launch
 	return 0;
 }
 
-/* The body of each ".entry NAME(" whose base name is launched, up to its closing "}"
- * at the start of a line. */
+/* Whether the PTX entry MANGLED is the launched kernel NAME: a mangled NAME (CUPTI's, the
+ * emulator's "entry") names one instantiation of a template, so it must match whole;
+ * a source name ("tile<16>", extern "C") is matched by its base name. */
+static bool optim_entry_is(const char *mangled, const char *name)
+{
+	if (strncmp(name, "_Z", 2) == 0)
+		return strcmp(mangled, name) == 0;
+	char base[256], other[256];
+	optim_base_name(mangled, base, sizeof(base));
+	optim_base_name(name, other, sizeof(other));
+	return strcmp(base, other) == 0;
+}
+
+/* The body of each ".entry NAME(" that was launched, up to its closing "}" at the start
+ * of a line. */
 char *optim_launched_ptx(const char *ptx, const struct optim_launches *l)
 {
 	char *text = NULL;
@@ -114,15 +131,11 @@ char *optim_launched_ptx(const char *ptx, const struct optim_launches *l)
 	for (const char *p = ptx ? strstr(ptx, ".entry ") : NULL; p; p = strstr(p + 1, ".entry ")) {
 		const char *name = p + 7;
 		size_t n = strcspn(name, "( \t\n");
-		char mangled[512], base[256];
+		char mangled[512];
 		snprintf(mangled, sizeof(mangled), "%.*s", (int)n, name);
-		optim_base_name(mangled, base, sizeof(base));
 		bool launched = false;
-		for (unsigned i = 0; i < l->n && !launched; i++) {
-			char other[256];
-			optim_base_name(l->names[i], other, sizeof(other));
-			launched = strcmp(base, other) == 0;
-		}
+		for (unsigned i = 0; i < l->n && !launched; i++)
+			launched = optim_entry_is(mangled, l->names[i]);
 		const char *end = strstr(p, "\n}");
 		size_t body = end ? (size_t)(end - p) + 2 : strlen(p);
 		if (launched)

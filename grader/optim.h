@@ -38,7 +38,8 @@ struct optim_launches {
  * "convFw(float const*)" -> "convFw"); extern "C" names stay as they are. */
 void optim_base_name(const char *name, char *out, size_t len);
 
-/* The PTX text of the kernels in L (matched by base name), one after another, malloc'd
+/* The PTX text of the kernels in L (matched by mangled name, or by base name where L
+ * has a source name), one after another, malloc'd
  * ("" when none matches), or NULL on ENOMEM. */
 char *optim_launched_ptx(const char *ptx, const struct optim_launches *l);
 

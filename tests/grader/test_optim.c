@@ -92,6 +92,41 @@ static void test_launches(void **state)
 	pl_release(&r);
 }
 
+/* Two instantiations of one template kernel, one launched: the emulator's "entry" (and
+ * CUPTI's mangled name) picks its body alone; a source name alone cannot tell them apart. */
+static void test_template_instances(void **state)
+{
+	(void)state;
+	const char *two =
+		".visible .entry _Z2mmILb1EEvPf(\n\t.param .u64 p0\n)\n{\n"
+		"\twmma.load.a.sync.aligned.row.m16n16k16.shared.f16 \t{%r1}, [%rd1], 24;\n"
+		"\tret;\n}\n"
+		".visible .entry _Z2mmILb0EEvPf(\n\t.param .u64 p0\n)\n{\n"
+		"\twmma.load.a.sync.aligned.row.m16n16k8.tf32 \t{%r1}, [%rd1], 40;\n"
+		"\tret;\n}\n";
+	struct optim_launches l;
+	const char *events =
+		"{\"event\":\"launch\",\"kernel\":\"mm<false>\",\"entry\":\"_Z2mmILb0EEvPf\",\"status\":\"ok\"}\n";
+	assert_int_equal(optim_launches_from_events(events, &l), 0);
+	assert_int_equal(l.n, 1);
+	char *text = optim_launched_ptx(two, &l);
+	assert_non_null(strstr(text, ".tf32"));
+	assert_null(strstr(text, ".f16"));
+	free(text);
+	char base[64];
+	optim_base_name(l.names[0], base, sizeof(base));
+	assert_string_equal(base, "mm"); /* what the check's output shows */
+	optim_launches_release(&l);
+
+	/* an events file without "entry" (an older emulator): both, by base name */
+	assert_int_equal(optim_launches_from_events("{\"event\":\"launch\",\"kernel\":\"mm<false>\",\"status\":\"ok\"}\n", &l), 0);
+	text = optim_launched_ptx(two, &l);
+	assert_non_null(strstr(text, ".tf32"));
+	assert_non_null(strstr(text, ".f16"));
+	free(text);
+	optim_launches_release(&l);
+}
+
 static void test_recognise(void **state)
 {
 	(void)state;
@@ -191,6 +226,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_launches),
+		cmocka_unit_test(test_template_instances),
 		cmocka_unit_test(test_recognise),
 		cmocka_unit_test(test_leaderboard),
 	};
