@@ -134,6 +134,7 @@ int block_start(struct block *b, unsigned idx)
 		w->red_pending = 0;
 		w->insns = 0;
 		w->polled = 0;
+		async_reset(w);
 		if (w->kinit) {
 			/* the warp's kernel frame from the previous block of this launch: only
 			 * the block index changes (registers start undefined, as on a GPU) */
@@ -283,6 +284,7 @@ void block_free(struct block *b)
 	if (b->warps)
 		for (unsigned i = 0; i < b->nwarps; i++) {
 			free(b->warps[i].stack);
+			async_free(&b->warps[i]);
 			for (unsigned k = 0; k < MAX_CALL_DEPTH && b->warps[i].frames[k].cap; k++)
 				free(b->warps[i].frames[k].regs);
 		}

@@ -92,6 +92,7 @@ struct warp {
 	int red_pending;
 	uint32_t red_slot;
 	uint64_t insns;
+	struct async_copies *acp; /* cp.async copies in flight (exec_async.c); NULL before one */
 	int kinit; /* frames[0] holds this launch's kernel frame from an earlier block */
 	int polled;        /* the warp has polled the grid barrier (exec_grid.c) */
 	uint32_t poll_val; /* the value it read last */
@@ -488,6 +489,14 @@ int mma_exec(struct block *b, struct warp *w, const struct ptx_insn *in, uint64_
 /* tex, tld4, txq, suld, sust, suq. Returns 0 or a fault's code. */
 int tex_exec(struct block *b, struct warp *w, const struct ptx_insn *in, uint64_t *R,
 	     uint32_t m);
+
+/* ---- asynchronous copies (exec_async.c) ----------------------------------------- */
+
+/* cp.async, commit_group, wait_group, wait_all. Returns 0 or a fault's code. */
+int async_exec(struct block *b, struct warp *w, const struct ptx_insn *in, uint64_t *R,
+	       uint32_t m);
+void async_reset(struct warp *w); /* a new block: no copies, no groups */
+void async_free(struct warp *w);
 
 /* ---- the interpreter loop (exec_loop.c) ----------------------------------------- */
 

@@ -485,6 +485,11 @@ int warp_exec(struct block *b, struct warp *w)
 				goto out;
 			NEXT;
 		}
+		CASE(CPASYNC) { /* exec_async.c */
+			if ((rc = async_exec(b, w, in, R, m)))
+				goto out;
+			NEXT;
+		}
 		CASE(SETP) {
 			uint64_t *d = DS(0), *d2 = in->nd > 1 ? DS(1) : NULL;
 			const uint64_t *a = SS(0), *c = SS(1), *pc3 = in->ns > 2 ? SS(2) : NULL;

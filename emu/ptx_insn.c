@@ -54,8 +54,11 @@ static const char *unsupported_feature(const char *mn, size_t len)
 		       "emulated";
 	if (MN("sured") || MN("istypep"))
 		return "surface reductions (sured) and istypep are not emulated";
-	if (MN("mbarrier") || MN("cp") || MN("cp.async"))
-		return "asynchronous copies and mbarrier (cp.async, TMA) are not emulated";
+	if (MN("mbarrier"))
+		return "mbarrier (cuda::barrier, a block-scope cuda::pipeline, "
+		       "cuda::memcpy_async with a barrier) is not emulated; cp.async with "
+		       "__pipeline_wait_prior, a thread-scope cuda::pipeline or "
+		       "cooperative_groups::wait is";
 	if (MN("tensormap"))
 		return "tensor maps (TMA) are not emulated";
 	if (MN("multimem"))
@@ -306,6 +309,106 @@ static int decode_video(struct ctx *c, size_t end, const struct tok *ot, const s
 	return 0;
 }
 
+/* Is operand o a predicate (p or !p): cp.async's ignore-src, not its src-size? */
+static int is_pred_operand(struct ctx *c, const struct opnd *o)
+{
+	const struct tok *t = o->t[0].kind == '!' && o->n > 1 ? &o->t[1] : o->t;
+	struct ment *e = t->kind == 'w' ? map_get(&c->b->names, t->p, t->len) : NULL;
+	return e && e->kind == K_REG && e->type == PT_PRED;
+}
+
+/* The sm_80 asynchronous copies (exec_async.c runs them):
+ *   cp.async.ca/.cg.shared{::cta}.global{.L2::cache_hint}{.L2::64B/128B/256B}
+ *       [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy};
+ *   cp.async.commit_group; cp.async.wait_group N; cp.async.wait_all.
+ * The bulk copies (TMA), the mbarrier forms and clusters are refused by name. */
+static int decode_cpasync(struct ctx *c, size_t end, const struct tok *ot, const struct mods *md)
+{
+	struct parser *p = c->p;
+	struct ptx_insn *in = c->in;
+	if (has_mod(md, "bulk") || has_mod(md, "tensor") || has_mod(md, "reduce"))
+		return add_unsupported(c, "bulk asynchronous copies (cp.async.bulk, TMA, "
+				       "cuda::memcpy_async of a whole tile with a barrier on sm_90) "
+				       "are not emulated", NULL);
+	if (has_mod(md, "mbarrier"))
+		return add_unsupported(c, "cp.async.mbarrier.arrive (cuda::memcpy_async with a "
+				       "cuda::barrier or a block-scope cuda::pipeline) is not "
+				       "emulated", NULL);
+	if (has_mod(md, "shared::cluster"))
+		return add_unsupported(c, "thread block clusters are not emulated", NULL);
+	if (!has_mod(md, "async"))
+		return add_unsupported(c, NULL, ot);
+	struct opnd ops[6];
+	int nops = split_operands(p, end, ops, 6);
+	if (nops < 0)
+		return perr(p, c->line, "%.*s: too many operands", (int)ot->len, ot->p);
+	in->op = OP_CPASYNC;
+	if (has_mod(md, "commit_group") || has_mod(md, "wait_all")) {
+		in->mod = has_mod(md, "wait_all") ? CPA_WAIT_ALL : CPA_COMMIT;
+		return nops ? perr(p, c->line, "%.*s takes no operands", (int)ot->len, ot->p) : 0;
+	}
+	if (has_mod(md, "wait_group")) {
+		uint64_t n;
+		int isf;
+		if (nops != 1 || ops[0].n != 1 || parse_number(ops[0].t, &n, &isf) || isf)
+			return perr(p, c->line, "cp.async.wait_group: expected a constant N");
+		in->mod = CPA_WAIT;
+		in->off = (int64_t)n;
+		return 0;
+	}
+	static const char *const ok[] = { "async", "ca", "cg", "shared", "shared::cta", "global",
+					   "L2::cache_hint", "L2::64B", "L2::128B", "L2::256B" };
+	for (int i = 0; i < md->nw; i++)
+		if (word_in(md->w[i], md->wl[i], ok, 10) < 0) {
+			char what[200];
+			snprintf(what, sizeof what, "the modifier .%.*s of the PTX instruction "
+				 "'%.*s' is not emulated", (int)md->wl[i], md->w[i], (int)ot->len, ot->p);
+			return add_unsupported(c, what, NULL);
+		}
+	int hint = has_mod(md, "L2::cache_hint");
+	uint64_t size;
+	int isf;
+	if (!has_mod(md, "global") || !(has_mod(md, "shared") || has_mod(md, "shared::cta")) ||
+	    nops < 3 + hint || nops > 4 + hint || ops[2].n != 1 || parse_number(ops[2].t, &size, &isf) ||
+	    isf || (size != 4 && size != 8 && size != 16) || (has_mod(md, "cg") && size != 16))
+		return perr(p, c->line, "%.*s: expected [dst], [src], cp-size (4, 8 or 16; 16 for "
+			    ".cg){, src-size or ignore-src}", (int)ot->len, ot->p);
+	/* the source first: the destination's address (perhaps extern __shared__, fixed up
+	 * by the dynamic shared base) must end in s[0] and off */
+	if (address_operand(c, ops[1].t, ops[1].n))
+		return p->rc;
+	int soff = slot_imm(c->b, (uint64_t)in->off, 0);
+	if (soff < 0)
+		return -ENOMEM;
+	in->s[1] = in->s[0];
+	in->s[2] = (uint32_t)soff;
+	if (address_operand(c, ops[0].t, ops[0].n))
+		return p->rc;
+	in->vec = (uint8_t)size;
+	in->s[4] = SR_ZERO;
+	int sl = slot_imm(c->b, size, 0); /* without src-size: all cp-size bytes */
+	if (sl < 0)
+		return -ENOMEM;
+	in->s[3] = (uint32_t)sl;
+	if (nops == 4 + hint) {
+		if (is_pred_operand(c, &ops[3])) {
+			sl = scalar_operand(c, ops[3].t, ops[3].n, PT_PRED);
+			if (sl >= 0)
+				in->s[4] = (uint32_t)sl;
+		} else {
+			sl = scalar_operand(c, ops[3].t, ops[3].n, PT_U32);
+			if (sl >= 0)
+				in->s[3] = (uint32_t)sl;
+		}
+		if (sl < 0)
+			return p->rc ? p->rc : -EINVAL;
+	}
+	in->space = SP_SHARED;
+	in->mod = CPA_COPY;
+	in->ns = 5;
+	return 0;
+}
+
 /* Which family an instruction of f16/bf16 or 16x2 integer types (or min/max .relu)
  * belongs to: OP_HALF, OP_SIMD, 0 (none: the ordinary opcode runs it), or -1/-2 (a
  * form that is not emulated). */
@@ -358,6 +461,8 @@ int decode_insn(struct ctx *c, size_t end)
 		return decode_video(c, end, ot, &md, vop);
 	}
 	p->i++;
+	if (mlen == 2 && !memcmp(ot->p, "cp", 2))
+		return decode_cpasync(c, end, ot, &md);
 	struct opnd ops[12];
 	int nops = split_operands(p, end, ops, 12);
 	if (nops < 0)

@@ -53,6 +53,10 @@ enum ptx_atomop {
 enum ptx_shflmode { SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_IDX };
 enum ptx_votemode { VOTE_ALL, VOTE_ANY, VOTE_UNI, VOTE_BALLOT };
 enum ptx_barmode { BAR_SYNC, BAR_ARRIVE, BAR_RED_POPC, BAR_RED_AND, BAR_RED_OR };
+/* OP_CPASYNC's instruction (insn.mod). CPA_COPY: dst = s[0] + off (shared), src = s[1] +
+ * s[2] (global), s[3] the bytes to read (src-size, else cp-size), s[4] the ignore-src
+ * predicate (SR_ZERO when absent; neg_c: !p), vec = cp-size. CPA_WAIT: off = N. */
+enum ptx_cpasync { CPA_COPY, CPA_COMMIT, CPA_WAIT, CPA_WAIT_ALL };
 enum ptx_testp { TESTP_FINITE, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER,
 		 TESTP_NORMAL, TESTP_SUBNORMAL };
 

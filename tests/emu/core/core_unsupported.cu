@@ -54,3 +54,24 @@ __global__ void convCachedHalo(const float *N, float *P, int width, int height)
 		P[row * width + col] = sum;
 	}
 }
+
+// The asynchronous copies of sm_90 the emulator refuses by name (cp.async itself runs:
+// tests/emu/programs/cp_async_*.cu): a bulk copy (TMA) and an mbarrier. After
+// convCachedHalo: its N_s must stay the module's first .shared variable.
+__global__ void bulkCopy(const int *g, int *c)
+{
+	__shared__ __align__(16) int s[32];
+	__shared__ unsigned long long bar;
+	unsigned sa = (unsigned)__cvta_generic_to_shared(s), ba = (unsigned)__cvta_generic_to_shared(&bar);
+	asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], 128, [%2];"
+		     ::"r"(sa), "l"(g), "r"(ba) : "memory"); // BULK_LINE
+	c[threadIdx.x] = s[threadIdx.x];
+}
+
+__global__ void mbarrierInit(int *c)
+{
+	__shared__ unsigned long long bar2;
+	unsigned ba = (unsigned)__cvta_generic_to_shared(&bar2);
+	asm volatile("mbarrier.init.shared.b64 [%0], 32;" ::"r"(ba) : "memory"); // MBARRIER_LINE
+	c[threadIdx.x] = 1;
+}
