@@ -1,6 +1,6 @@
 /* The instruction families of sm_80/sm_90 (core/core_isa.cu, as nvcc -arch=compute_90
  * compiles it): a wmma product through shared memory; the race checker, the trace and
- * the faults seeing wmma's accesses; ldmatrix's fragments; one or two results of each
+ * the faults seeing wmma's accesses; ldmatrix's fragments; the trace seeing cp.async; one or two results of each
  * half, bf16, tf32 and integer SIMD instruction the CUDA headers emit, with the values
  * an H100 gives (the programs in tests/emu/programs compare whole tables with one).
  * Usage: test_core_isa CORE_ISA.ptx CORE_DIR */
@@ -182,6 +182,51 @@ static void test_wmma_trace(void **state)
 	devmem_free(d);
 }
 
+/* The memory panel sees a cp.async as one global read request (4 sectors for 32
+ * consecutive floats) and one shared write, at the copy's line; the copy lands at the
+ * wait. */
+static void test_cp_async_trace(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/pmpplab-test-isa-cpasync-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	float *in, *out;
+	devaddr_t din = dalloc(32 * 4, (void **)&in), dout = dalloc(32 * 4, (void **)&out);
+	for (int i = 0; i < 32; i++)
+		in[i] = (float)(i * 3);
+	void *args[] = { &din, &dout };
+	struct emu_fault f;
+	setenv("PMPPLAB_TRACE", path, 1);
+	int rc = run("cpAsyncTile", 32, args, &f);
+	unsetenv("PMPPLAB_TRACE");
+	assert_int_equal(rc, 0);
+	for (int i = 0; i < 32; i++)
+		assert_true(out[i] == (float)(((i + 1) % 32) * 3));
+	struct emu_trace_file *tf = malloc(sizeof *tf);
+	FILE *fp = fopen(path, "rb");
+	assert_non_null(tf);
+	assert_non_null(fp);
+	assert_int_equal(fread(tf, sizeof *tf, 1, fp), 1);
+	fclose(fp);
+	unlink(path);
+	unsigned line = source_line("CPASYNC_LINE"), seen = 0;
+	for (unsigned i = 0; i < tf->nlines && i < EMU_TRACE_MAX_LINES; i++) {
+		const struct emu_trace_line_snap *s = &tf->lines[i];
+		if (s->line != line)
+			continue;
+		seen = 1;
+		assert_int_equal(s->gld_req, 1);
+		assert_int_equal(s->gld_sectors, 4);
+		assert_int_equal(s->shd_req, 1);
+		assert_int_equal(s->shd_passes, 1);
+	}
+	assert_int_equal(seen, 1);
+	free(tf);
+	devmem_free(din), devmem_free(dout);
+}
+
 /* wmma misused: in divergent code, on a misaligned matrix; each stopped at its line. */
 static void test_wmma_faults(void **state)
 {
@@ -258,6 +303,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_wmma_race),
 		cmocka_unit_test(test_wmma_trace),
 		cmocka_unit_test(test_wmma_faults),
+		cmocka_unit_test(test_cp_async_trace),
 		cmocka_unit_test(test_ldmatrix),
 		cmocka_unit_test(test_scalars),
 	};

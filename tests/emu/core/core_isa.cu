@@ -119,3 +119,15 @@ __global__ void scalars(const float *f, const unsigned *u, unsigned *out)
 	asm("cvt.rn.sat.f16.f32 %0, %1;" : "=h"(h) : "f"(f[3])); // 1/3, unchanged
 	out[23] = h;
 }
+
+// cp.async (exec_async.c): one warp copies 32 floats into shared memory, one 128-byte
+// global read and one shared write at the copy's line, waits, reads a neighbour's.
+__global__ void cpAsyncTile(const float *in, float *out)
+{
+	__shared__ __align__(16) float tile[32];
+	unsigned d = (unsigned)__cvta_generic_to_shared(&tile[threadIdx.x]);
+	asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(d), "l"(in + threadIdx.x) : "memory"); // CPASYNC_LINE
+	asm volatile("cp.async.wait_all;" ::: "memory");
+	__syncwarp();
+	out[threadIdx.x] = tile[(threadIdx.x + 1) % 32];
+}
