@@ -21,8 +21,8 @@
 # this build cannot grade on the backend (no nvcc, no emulator runtime) or without tmux.
 set -u
 
-PMPPLAB=${1:?usage: ui_feedback.sh PMPPLAB [SOURCE_ROOT] [RUNS]}
-SRC=${2:-$(cd "$(dirname "$0")/.." && pwd)}
+PMPPLAB=$(realpath "${1:?usage: ui_feedback.sh PMPPLAB [SOURCE_ROOT] [RUNS]}")
+SRC=$(cd "${2:-$(dirname "$0")/..}" && pwd) # absolute: the TUI runs in the workspace
 RUNS=${3:-5}
 BACKEND=${BACKEND:-emu}
 LAB=${LAB:-01-vecadd}
