@@ -272,9 +272,9 @@ int block_init(struct block *b, struct launch_ctx *L)
 	b->local_per_thread = ((L->kf->local_size + 15) & ~(size_t)15) + CALL_LOCAL_STACK;
 	b->warps = calloc(b->nwarps, sizeof(struct warp));
 	b->shared = malloc(b->shared_size ? b->shared_size : 1);
-	b->local = malloc((size_t)b->nthreads * b->local_per_thread);
+	b->local = NULL; /* megabytes, which most kernels never use: at the first use */
 	b->red_and = 1;
-	if (!b->warps || !b->shared || !b->local)
+	if (!b->warps || !b->shared)
 		return -ENOMEM;
 	return 0;
 }

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "devmem.h"
@@ -127,6 +128,12 @@ void *mem_slow(struct block *b, struct warp *w, unsigned lane, const struct ptx_
 			snprintf(why, sizeof why, "outside the thread's %zu bytes of local memory "
 				 "(stack)", b->local_per_thread);
 			mem_fault(b, w, lane, in, SP_LOCAL, addr, size, is_write, why);
+			return NULL;
+		}
+		if (!b->local && !(b->local = malloc((size_t)b->nthreads * b->local_per_thread))) {
+			fault_set(b, w, lane, in, EMU_FAULT_LIMIT, -ENOMEM,
+				  "out of memory for the block's local memory (%zu bytes a thread)",
+				  b->local_per_thread);
 			return NULL;
 		}
 		return b->local + (size_t)(w->id * 32 + lane) * b->local_per_thread + addr;
