@@ -132,8 +132,9 @@ const char *grid_trap_message(const struct launch_ctx *L)
 {
 	if (L->m->grid_workspace && !L->grid_ws)
 		return "the kernel trapped in this_grid().sync() (or another grid_group barrier): "
-		       "the kernel was launched with <<<...>>>, where a GPU traps there too "
-		       "(grid.is_valid() is false); launch it with cudaLaunchCooperativeKernel, or "
+		       "it was not launched cooperatively (<<<...>>> or cudaLaunchKernel), and "
+		       "then a GPU traps there too (grid.is_valid() is false); launch it with "
+		       "cudaLaunchCooperativeKernel, or "
 		       "cudaLaunchKernelEx with cudaLaunchAttributeCooperative, and at most as "
 		       "many blocks as are resident at once (cudaOccupancyMaxActiveBlocksPer"
 		       "Multiprocessor times the SM count)";
