@@ -8,6 +8,8 @@
 //   scan    cub::DeviceScan::InclusiveSum, N floats: 8N bytes
 //   hist    cub::DeviceHistogram::HistogramEven, 256 bins over 4N bytes of uint8
 //   sgemm   cublasSgemm, 4096 x 4096 x 4096: 2 * 4096^3 flops
+//   tf32gemm  the same with cublasGemmEx, CUBLAS_COMPUTE_32F_FAST_TF32 (tensor cores)
+//   f16gemm   the same with FP16 operands (converted before, not timed), FP32 sums
 // Each is timed with CUDA events, the L2 flushed (2x its size written) before every
 // repetition, 3 warm-ups, then repetitions until 1 s or 200; the median is printed.
 // usage: gpu_baselines [N]   (default N = 2^26 floats, 256 MiB)
@@ -19,6 +21,7 @@
 
 #include <cub/cub.cuh>
 #include <cublas_v2.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #define CK(call)                                                                     \
@@ -75,6 +78,12 @@ __global__ void copy_kernel(const float4 *in, float4 *out, size_t n4)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n4; i += (size_t)gridDim.x * blockDim.x)
         out[i] = in[i];
+}
+
+__global__ void to_half(const float *in, __half *out, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        out[i] = __float2half_rn(in[i]);
 }
 
 __global__ void fill(float *x, size_t n)
@@ -150,6 +159,20 @@ int main(int argc, char **argv)
     report("sgemm", "flops", 2.0 * m * m * m, [&] {
         cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, m, m, &one, A, m, B, m, &zero, C, m);
     });
+    // lab 14's yardsticks: each of its formats on the tensor cores, FP32 sums
+    report("tf32gemm", "flops", 2.0 * m * m * m, [&] {
+        cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, m, m, &one, A, CUDA_R_32F, m, B, CUDA_R_32F, m,
+                     &zero, C, CUDA_R_32F, m, CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT);
+    });
+    __half *Ah = (__half *)x, *Bh = (__half *)x + (size_t)m * m; // x holds 2^26 floats
+    if (n >= (size_t)m * m) {
+        to_half<<<1024, 256>>>(A, Ah, (size_t)m * m);
+        to_half<<<1024, 256>>>(B, Bh, (size_t)m * m);
+        report("f16gemm", "flops", 2.0 * m * m * m, [&] {
+            cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, m, m, &one, Ah, CUDA_R_16F, m, Bh, CUDA_R_16F, m,
+                         &zero, C, CUDA_R_32F, m, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+        });
+    }
     cublasDestroy(h);
     return 0;
 }

@@ -1,7 +1,9 @@
 #!/bin/bash
 # One table, one run, on the GPU (issue 8): each lab solution's kernel rate against a
 # device-to-device copy, against CUB for the same operation (reduce, scan, histogram),
-# and the matmul solutions against cuBLAS SGEMM at 4096 x 4096 x 4096. Beside them, each
+# and the matmul solutions against cuBLAS SGEMM at 4096 x 4096 x 4096 (lab 14: cuBLAS on
+# the tensor cores in the same format, TF32 or FP16, for its solution and the fast
+# version in kernels/14-tensor-cores/right/fast.cu). Beside them, each
 # lab's own vendor program (its performance check's `vendor:`, labs/README.md) timed by
 # perf_probe --vendor at the same size: the "vs vendor" column.
 # Run from the repository root on a GPU machine:
@@ -75,9 +77,14 @@ for dir in labs/[0-9]*/; do
         for x in "${extra[@]}"; do
           NOVENDOR=1 probe_row "$id $(basename "$x" .cu)" "$dir" "$x" sgemm --all-params 4096
         done ;;
-    14) # each format against cuBLAS in the same format (its vendor line)
-        probe_row "$id tf32" "$dir" "$sol" sgemm --check 0 "${square[@]}"
-        probe_row "$id fp16" "$dir" "$sol" sgemm --check 1 "${square[@]}" ;;
+    14) # each format against cuBLAS in the same format (its vendor line); beside the
+        # teaching solution, its fast version (right/fast.cu: bench/tc_gemm_bench.sh
+        # times each of its tilings)
+        fast=../../kernels/$id/right/fast.cu
+        probe_row "$id tf32" "$dir" "$sol" tf32gemm --check 0 "${square[@]}"
+        NOVENDOR=1 probe_row "$id fast tf32" "$dir" "$fast" tf32gemm --check 0 "${square[@]}"
+        probe_row "$id fp16" "$dir" "$sol" f16gemm --check 1 "${square[@]}"
+        NOVENDOR=1 probe_row "$id fast fp16" "$dir" "$fast" f16gemm --check 1 "${square[@]}" ;;
     *) grep -q "kind: *performance" "$dir/lab.yaml" || { printf '%s\tno performance check in lab.yaml\n' "$id" >>"$work/labs.tsv"; continue; }
        # memory-bound labs at the copy's size (a lab's own large dataset may fit in L2)
        args=(); grep -q '^  - name: n$' "$dir/lab.yaml" && args=(--set "n=$n")
@@ -104,7 +111,8 @@ print("device: " + "  ".join(dev[1:]))
 print()
 print("%-8s %-30s %10s %14s" % ("baseline", "operation", "median ms", "rate"))
 names = {"copy": "cudaMemcpy D2D (r+w)", "copyk": "float4 copy kernel (r+w)", "reduce": "cub::DeviceReduce::Sum",
-         "scan": "cub::DeviceScan::InclusiveSum", "hist": "cub::DeviceHistogram 256 bins", "sgemm": "cublasSgemm 4096^3"}
+         "scan": "cub::DeviceScan::InclusiveSum", "hist": "cub::DeviceHistogram 256 bins", "sgemm": "cublasSgemm 4096^3",
+         "tf32gemm": "cublasGemmEx TF32 4096^3", "f16gemm": "cublasGemmEx FP16 4096^3"}
 for k, b in base.items():
     print("%-8s %-30s %10.4f %14s" % (k, names.get(k, k), b["ms"], rate(b["rate"], b["kind"] == "flops")))
 print()

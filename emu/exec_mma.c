@@ -227,9 +227,10 @@ static int wmma_ldst(struct block *b, struct warp *w, const struct ptx_insn *in,
 			unsigned char *p = access_lane(b, w, in, l, (int)sp, addr[l], es, store);
 			if (!p)
 				return -EFAULT;
-			if (store)
+			if (store) {
 				store_n(p, es, frag_get(R, mm->d, t, l, i));
-			else
+				mem_mark_written(w, p, es); /* a kernel's work (provenance) */
+			} else
 				frag_set(R, mm->d, t, l, i, load_n(p, es, 0));
 		}
 	}
@@ -275,9 +276,10 @@ static int ldst_matrix(struct block *b, struct warp *w, const struct ptx_insn *i
 		unsigned char *p = access_lane(b, w, in, l, (int)sp, addr[l], 16, store);
 		if (!p)
 			return -EFAULT;
-		if (store)
+		if (store) {
 			memcpy(p, mat[l / 8][l % 8], 16);
-		else
+			mem_mark_written(w, p, 16);
+		} else
 			memcpy(mat[l / 8][l % 8], p, 16);
 	}
 	if (!store)

@@ -3,6 +3,7 @@
 // emulator runtime's. Each case prints
 //   NAME: kernel K (staged S) filled F changed C unwritten U host H first B launches L
 #include <cuda_runtime.h>
+#include <mma.h>
 #include <string.h>
 
 #include "check.h"
@@ -37,6 +38,15 @@ __global__ void countOdd(unsigned *bins, int n)
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < n && i % 2)
 		atomicAdd(&bins[i], 1u);
+}
+
+// A tensor-core store is a kernel's work too (it was not: a lab 14 kernel storing its
+// fragments straight into C was told that no kernel wrote C).
+__global__ void wmmaFill(float *out)
+{
+	nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> c;
+	nvcuda::wmma::fill_fragment(c, 13.0f);
+	nvcuda::wmma::store_matrix_sync(out, c, 16, nvcuda::wmma::mem_row_major);
 }
 
 static void report(const char *name, const void *p, size_t bytes)
@@ -144,6 +154,12 @@ int main(void)
 	CHECK(cudaMemcpyFromSymbol(host_buf, symbolData, bytes));
 	report("from a __device__ symbol", host_buf, bytes);
 	printf("kernel bytes that reached the host: %llu\n", emu_provenance_kernel_bytes());
+
+	emu_provenance_begin();
+	CHECK(cudaMemset(d, 0, 256 * sizeof(float))); // no longer an earlier kernel's bytes
+	wmmaFill<<<1, 32>>>(d);
+	CHECK(cudaMemcpy(host_buf, d, 256 * sizeof(float), cudaMemcpyDeviceToHost));
+	report("wmma::store_matrix_sync", host_buf, 256 * sizeof(float));
 
 	CHECK(cudaFree(d));
 	CHECK(cudaFree(e));

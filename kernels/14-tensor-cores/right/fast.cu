@@ -1,0 +1,329 @@
+// Known-right, and lab 14's fast version: the solution's wmma product with what a tuned
+// GEMM adds to it (bench/gpu_bench.sh times both against cuBLAS; bench/tc_gemm_bench.cu
+// times every tiling below). What changes, and why:
+//  - the next phase's tiles are read from global memory while the warps multiply the
+//    current ones: into registers (REGS, 2 shared stages), or with cp.async straight into
+//    one of 3-4 shared stages (ASYNC: no registers, no conversion on the way; TF32 only);
+//  - global reads are float4s (16 bytes a thread, 512 bytes a warp), shared writes too;
+//  - shared rows padded so that fragment loads hit 32 different banks: A's rows 16 bytes
+//    longer (TF32: 36 floats, row r starts at bank 4r), B's 32 bytes (bank 8r);
+//  - the matrices are copied into device buffers whose sizes are whole tiles (zeros
+//    around), so the kernel has no bounds checks and every float4 is aligned; when the
+//    sizes already are whole tiles (4096^3) nothing is padded;
+//  - bigger tiles per warp where registers allow (64 x 64: 16 accumulator fragments), so
+//    each fragment loaded from shared memory feeds more mma_sync.
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <mma.h>
+#include <stdio.h>
+
+using namespace nvcuda;
+
+// A shared-memory address as PTX's st.shared takes it.
+static __device__ __forceinline__ unsigned fastShared32(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+
+// The operand type in shared memory and the wmma shapes of each precision (as in the
+// solution), and how 4 floats read from global memory are stored converted: one vector
+// store, in PTX (written in C++, nvcc split it into four in the main loop, where it
+// could not prove the address 16-byte aligned).
+template <bool HALF> struct FastPrec;
+template <> struct FastPrec<false> { // TF32: m16 n16 k8, operands kept as floats
+    typedef float elem;
+    typedef wmma::precision::tf32 frag;
+    static const int FK = 8;
+    __device__ static void store4(float *dst, float4 v)
+    {
+        asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"r"(fastShared32(dst)),
+                     "f"(wmma::__float_to_tf32(v.x)), "f"(wmma::__float_to_tf32(v.y)),
+                     "f"(wmma::__float_to_tf32(v.z)), "f"(wmma::__float_to_tf32(v.w))
+                     : "memory");
+    }
+};
+template <> struct FastPrec<true> {  // FP16: m16 n16 k16
+    typedef __half elem;
+    typedef __half frag;
+    static const int FK = 16;
+    __device__ static void store4(__half *dst, float4 v)
+    {
+        __half2 lo = __floats2half2_rn(v.x, v.y), hi = __floats2half2_rn(v.z, v.w);
+        asm volatile("st.shared.v2.b32 [%0], {%1, %2};\n" ::"r"(fastShared32(dst)),
+                     "r"(*(unsigned *)&lo), "r"(*(unsigned *)&hi)
+                     : "memory");
+    }
+};
+
+enum FastCopy { REGS, ASYNC };
+
+// A tiling: BM x BN of C per block, BK deep per phase, WM x WN per warp, STAGES shared
+// buffers, COPY how the next phase arrives, KU the wmma steps of a phase unrolled (0:
+// all; unrolled steps let the compiler load fragments early, but need more registers).
+// ROUND false (ASYNC, for the bench only) skips __float_to_tf32 on the fragments: what
+// the rounding costs; the tensor cores then see float bits that TF32 does not have.
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int STAGES_, FastCopy COPY_, int KU_ = 1,
+          bool ROUND_ = true>
+struct FastTiling {
+    static const int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, STAGES = STAGES_, KU = KU_;
+    static const bool ROUND = ROUND_;
+    static const FastCopy COPY = COPY_;
+    static const int THREADS = (BM / WM) * (BN / WN) * 32;
+    // at most 64K registers per SM: 2 blocks of 256 threads get 128 each
+    static const int MIN_BLOCKS = WM * WN <= 64 * 32 ? 2 : 1;
+    template <class E> struct Layout {
+        static const int LDA = BK + 16 / (int)sizeof(E); // + 16 bytes: row r at bank 4r
+        static const int LDB = BN + 32 / (int)sizeof(E); // + 32 bytes: row r at bank 8r
+        static const int A_STAGE = BM * LDA, B_STAGE = BK * LDB;
+        static const size_t BYTES = (size_t)STAGES * (A_STAGE + B_STAGE) * sizeof(E);
+    };
+    static_assert(BM % WM == 0 && BN % WN == 0 && WM % 16 == 0 && WN % 16 == 0, "warp tiles");
+    static_assert((BM * BK / 4) % THREADS == 0 && (BK * BN / 4) % THREADS == 0,
+                  "every thread copies the same number of float4s");
+    static_assert(STAGES >= 2 && (COPY == ASYNC || STAGES == 2), "REGS uses 2 stages");
+};
+
+// cp.async of 16 bytes, global to shared, around L1 (.cg), and its group operations.
+// static: a kernel that does not call them has no cp.async in its PTX (the emulator
+// refuses the instruction when it loads the module, called or not).
+static __device__ __forceinline__ void fastCopyAsync16(void *shared, const void *global)
+{
+    unsigned s = (unsigned)__cvta_generic_to_shared(shared);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(global));
+}
+static __device__ __forceinline__ void fastCommit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N> static __device__ __forceinline__ void fastWait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+
+// C (m x n) = A (m x k) * B (k x n), row-major, m, n and k multiples of BM, BN and BK
+// (the host pads). Block (x, y) computes C's tile (y, x) with its warps in a grid of
+// (BM / WM) x (BN / WN), each WM x WN of it as 16 x 16 accumulator fragments.
+template <bool HALF, class T>
+__global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS)
+tcFastKernel(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C,
+             int k, int n)
+{
+    typedef FastPrec<HALF> P;
+    typedef typename P::elem E;
+    typedef typename T::template Layout<E> L;
+    const int FK = P::FK, FM = T::WM / 16, FN = T::WN / 16;
+    const int A_VECS = T::BM * T::BK / 4 / T::THREADS, B_VECS = T::BK * T::BN / 4 / T::THREADS;
+    static_assert(T::COPY == REGS || !HALF, "cp.async copies floats: TF32 only");
+    extern __shared__ __align__(128) unsigned char fastShared[];
+    E *As = (E *)fastShared, *Bs = As + T::STAGES * L::A_STAGE;
+
+    int t = threadIdx.x, warp = t / 32;
+    int wr = warp / (T::BN / T::WN), wc = warp % (T::BN / T::WN);
+    const float *Ab = A + (size_t)blockIdx.y * T::BM * k; // the block's rows of A
+    const float *Bb = B + (size_t)blockIdx.x * T::BN;     // the block's columns of B
+    int phases = k / T::BK;
+
+    // Thread t copies float4 number t + i * THREADS of each tile: a warp reads whole rows.
+    auto aIndex = [&](int i, int ph, size_t *g, int *s) {
+        int v = t + i * T::THREADS, r = v / (T::BK / 4), c = v % (T::BK / 4) * 4;
+        *g = (size_t)r * k + ph * T::BK + c;
+        *s = r * L::LDA + c;
+    };
+    auto bIndex = [&](int i, int ph, size_t *g, int *s) {
+        int v = t + i * T::THREADS, r = v / (T::BN / 4), c = v % (T::BN / 4) * 4;
+        *g = (size_t)(ph * T::BK + r) * n + c;
+        *s = r * L::LDB + c;
+    };
+    // generic (auto ph): instantiated only where called, under if constexpr (ASYNC)
+    auto issueAsync = [&](auto ph) { // phase ph's tiles into stage ph % STAGES
+        if (ph < phases) {
+            unsigned st = (unsigned)ph % T::STAGES;
+            E *as = As + st * L::A_STAGE, *bs = Bs + st * L::B_STAGE;
+            size_t g;
+            int s;
+#pragma unroll
+            for (int i = 0; i < A_VECS; ++i) {
+                aIndex(i, ph, &g, &s);
+                fastCopyAsync16(as + s, Ab + g);
+            }
+#pragma unroll
+            for (int i = 0; i < B_VECS; ++i) {
+                bIndex(i, ph, &g, &s);
+                fastCopyAsync16(bs + s, Bb + g);
+            }
+        }
+        fastCommit(); // an empty group past the last phase keeps the count of groups
+    };
+    float4 ra[T::COPY == REGS ? A_VECS : 1], rb[T::COPY == REGS ? B_VECS : 1];
+    auto loadRegs = [&](auto ph) {
+        size_t g;
+        int s;
+#pragma unroll
+        for (int i = 0; i < A_VECS; ++i) {
+            aIndex(i, ph, &g, &s);
+            ra[i] = *(const float4 *)(Ab + g);
+        }
+#pragma unroll
+        for (int i = 0; i < B_VECS; ++i) {
+            bIndex(i, ph, &g, &s);
+            rb[i] = *(const float4 *)(Bb + g);
+        }
+    };
+    auto storeRegs = [&](auto ph) { // converted to the operand format on the way
+        unsigned st = (unsigned)ph % 2;
+        E *as = As + st * L::A_STAGE, *bs = Bs + st * L::B_STAGE;
+        size_t g;
+        int s;
+#pragma unroll
+        for (int i = 0; i < A_VECS; ++i) {
+            aIndex(i, ph, &g, &s);
+            P::store4(as + s, ra[i]);
+        }
+#pragma unroll
+        for (int i = 0; i < B_VECS; ++i) {
+            bIndex(i, ph, &g, &s);
+            P::store4(bs + s, rb[i]);
+        }
+    };
+
+    wmma::fragment<wmma::accumulator, 16, 16, FK, float> acc[FM][FN];
+#pragma unroll
+    for (int i = 0; i < FM; ++i)
+#pragma unroll
+        for (int j = 0; j < FN; ++j)
+            wmma::fill_fragment(acc[i][j], 0.0f);
+
+    if constexpr (T::COPY == ASYNC) {
+        for (int s = 0; s < T::STAGES - 1; ++s)
+            issueAsync(s);
+    } else {
+        loadRegs(0);
+        storeRegs(0);
+        __syncthreads(); // phase 0's tiles are complete
+    }
+
+    for (int ph = 0; ph < phases; ++ph) {
+        if constexpr (T::COPY == ASYNC) {
+            fastWait<T::STAGES - 2>(); // this thread's copies of phase ph have landed
+            __syncthreads();           // everyone's have, and stage (ph - 1) % STAGES is free
+            issueAsync(ph + T::STAGES - 1);
+        } else {
+            if (ph + 1 < phases)
+                loadRegs(ph + 1); // in flight while the warps multiply
+        }
+        unsigned st = (unsigned)ph % T::STAGES;
+        const E *as = As + st * L::A_STAGE + wr * T::WM * L::LDA;
+        const E *bs = Bs + st * L::B_STAGE + wc * T::WN;
+#pragma unroll(T::KU ? T::KU : T::BK / FK)
+        for (int kk = 0; kk < T::BK; kk += FK) {
+            // B's fragments first; then each fragment of A, used at once against them:
+            // fewer fragments live at a time than loading all of A's too
+            wmma::fragment<wmma::matrix_b, 16, 16, FK, typename P::frag, wmma::row_major> b[FN];
+#pragma unroll
+            for (int j = 0; j < FN; ++j) {
+                wmma::load_matrix_sync(b[j], bs + kk * L::LDB + j * 16, L::LDB);
+                if constexpr (T::COPY == ASYNC && T::ROUND) // raw floats in shared memory: round them here
+#pragma unroll
+                    for (int e = 0; e < b[j].num_elements; ++e)
+                        b[j].x[e] = wmma::__float_to_tf32(b[j].x[e]);
+            }
+#pragma unroll
+            for (int i = 0; i < FM; ++i) {
+                wmma::fragment<wmma::matrix_a, 16, 16, FK, typename P::frag, wmma::row_major> a;
+                wmma::load_matrix_sync(a, as + i * 16 * L::LDA + kk, L::LDA);
+                if constexpr (T::COPY == ASYNC && T::ROUND)
+#pragma unroll
+                    for (int e = 0; e < a.num_elements; ++e)
+                        a.x[e] = wmma::__float_to_tf32(a.x[e]);
+#pragma unroll
+                for (int j = 0; j < FN; ++j)
+                    wmma::mma_sync(acc[i][j], a, b[j], acc[i][j]);
+            }
+        }
+        if constexpr (T::COPY == REGS) {
+            if (ph + 1 < phases) {
+                // the other stage was last read in phase ph - 1, before the last barrier
+                storeRegs(ph + 1);
+                __syncthreads(); // phase ph + 1's tiles are complete
+            }
+        }
+    }
+
+    // every tile is whole: each fragment goes straight to C (rows n floats apart)
+    float *Cw = C + ((size_t)blockIdx.y * T::BM + wr * T::WM) * n + blockIdx.x * T::BN + wc * T::WN;
+#pragma unroll
+    for (int i = 0; i < FM; ++i)
+#pragma unroll
+        for (int j = 0; j < FN; ++j)
+            wmma::store_matrix_sync(Cw + (size_t)i * 16 * n + j * 16, acc[i][j], n, wmma::mem_row_major);
+}
+
+#define CHECK(call)                                                              \
+    do {                                                                         \
+        cudaError_t err_ = (call);                                               \
+        if (err_ != cudaSuccess) {                                               \
+            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                  \
+                    cudaGetErrorString(err_));                                   \
+            exit(1);                                                             \
+        }                                                                        \
+    } while (0)
+
+// The tilings the bench compares (bench/tc_gemm_bench.cu); FastDefault is the lab's.
+typedef FastTiling<128, 128, 32, 64, 32, 2, REGS> Fast128x128Regs;
+typedef FastTiling<128, 128, 16, 64, 32, 2, REGS> Fast128x128k16Regs;
+typedef FastTiling<128, 256, 32, 64, 64, 2, REGS> Fast128x256Regs;
+typedef FastTiling<128, 128, 32, 64, 32, 3, ASYNC> Fast128x128Async3;
+typedef FastTiling<128, 128, 32, 64, 32, 3, ASYNC, 0> Fast128x128Async3Unrolled;
+typedef FastTiling<128, 128, 16, 64, 32, 4, ASYNC> Fast128x128k16Async4;
+typedef FastTiling<128, 128, 16, 64, 32, 4, ASYNC, 0> Fast128x128k16Async4Unrolled;
+typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC> Fast128x256Async3;
+typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 1, false> Fast128x256Async3Unrounded;
+typedef FastTiling<256, 128, 32, 64, 64, 3, ASYNC> Fast256x128Async3;
+// pmpplab's emulator does not run cp.async: the lab's tiling copies through registers
+typedef Fast128x128Regs FastDefault;
+
+// Launches the kernel on device matrices whose sizes are whole tiles of T.
+template <bool HALF, class T>
+void tcFastLaunch(const float *A_d, const float *B_d, float *C_d, int m, int k, int n,
+                  cudaStream_t stream = 0)
+{
+    size_t bytes = T::template Layout<typename FastPrec<HALF>::elem>::BYTES;
+    static bool allowed; // more than 48 KiB of shared memory: asked once per kernel
+    if (!allowed)
+        CHECK(cudaFuncSetAttribute(tcFastKernel<HALF, T>,
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+    allowed = true;
+    dim3 grid(n / T::BN, m / T::BM);
+    tcFastKernel<HALF, T><<<grid, T::THREADS, bytes, stream>>>(A_d, B_d, C_d, k, n);
+}
+
+// A rows x cols host matrix into a device buffer rows_p x cols_p (zeros around it).
+static float *toDevicePadded(const float *h, int rows, int cols, int rows_p, int cols_p)
+{
+    float *d;
+    size_t bytes = (size_t)rows_p * cols_p * sizeof(float);
+    CHECK(cudaMalloc((void **)&d, bytes));
+    if (rows_p != rows || cols_p != cols)
+        CHECK(cudaMemset(d, 0, bytes));
+    CHECK(cudaMemcpy2D(d, cols_p * sizeof(float), h, cols * sizeof(float),
+                       cols * sizeof(float), rows, cudaMemcpyHostToDevice));
+    return d;
+}
+
+static int roundUp(int x, int to) { return (x + to - 1) / to * to; }
+
+void tcMatMul(const float *A_h, const float *B_h, float *C_h, int m, int k, int n, int precision)
+{
+    typedef FastDefault T;
+    int mp = roundUp(m, T::BM), kp = roundUp(k, T::BK), np = roundUp(n, T::BN);
+    float *A_d = toDevicePadded(A_h, m, k, mp, kp);
+    float *B_d = toDevicePadded(B_h, k, n, kp, np);
+    float *C_d;
+    CHECK(cudaMalloc((void **)&C_d, (size_t)mp * np * sizeof(float)));
+
+    if (precision == 16)
+        tcFastLaunch<true, T>(A_d, B_d, C_d, mp, kp, np);
+    else
+        tcFastLaunch<false, T>(A_d, B_d, C_d, mp, kp, np);
+    CHECK(cudaGetLastError());
+
+    CHECK(cudaMemcpy2D(C_h, n * sizeof(float), C_d, np * sizeof(float), n * sizeof(float), m,
+                       cudaMemcpyDeviceToHost));
+    CHECK(cudaFree(A_d));
+    CHECK(cudaFree(B_d));
+    CHECK(cudaFree(C_d));
+}
