@@ -24,14 +24,8 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
-#define CK(call)                                                                     \
-    do {                                                                             \
-        cudaError_t e_ = (call);                                                     \
-        if (e_ != cudaSuccess) {                                                     \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-            exit(1);                                                                 \
-        }                                                                            \
-    } while (0)
+#include "gpu_util.cuh"
+
 
 static void *flush_buf;
 static size_t flush_bytes;
@@ -78,12 +72,6 @@ __global__ void copy_kernel(const float4 *in, float4 *out, size_t n4)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n4; i += (size_t)gridDim.x * blockDim.x)
         out[i] = in[i];
-}
-
-__global__ void to_half(const float *in, __half *out, size_t n)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        out[i] = __float2half_rn(in[i]);
 }
 
 __global__ void fill(float *x, size_t n)

@@ -22,7 +22,15 @@
 #include <cuda_runtime.h>
 #include <mma.h>
 
+#include "gpu_util.cuh"
+
+#ifndef TC_ONLY
+#define TC_ONLY -1 // every variant
+#endif
+#define TC_TEACH (TC_ONLY < 0 || TC_ONLY == 0 || TC_ONLY == 11) // the indices of teach-*
+
 // The teaching solution, in its own namespace; its macros go before the next file.
+#if TC_TEACH
 namespace teach {
 #include "../kernels/14-tensor-cores/solution.cu"
 template <bool HALF> static void launch(const float *A, const float *B, float *C, int n)
@@ -40,20 +48,14 @@ template <bool HALF> static void launch(const float *A, const float *B, float *C
 #undef THREADS
 #undef PAD
 #undef CHECK
+#endif
 
+#define TC_GEMM_BENCH // fast.cu without the lab's entry point (its default tiling)
 namespace fast {
 #include "../kernels/14-tensor-cores/right/fast.cu"
 }
 #undef CHECK
 
-#define CK(call)                                                                      \
-    do {                                                                              \
-        cudaError_t e_ = (call);                                                      \
-        if (e_ != cudaSuccess) {                                                      \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-            exit(1);                                                                  \
-        }                                                                             \
-    } while (0)
 #define CKB(call)                                                                     \
     do {                                                                              \
         cublasStatus_t s_ = (call);                                                   \
@@ -67,9 +69,6 @@ typedef void (*launch_fn)(const float *, const float *, float *, int);
 
 // -DTC_ONLY=I builds variant I only (bench/tc_gemm_bench.sh compiles them in parallel,
 // one binary each); the others' kernels are never instantiated.
-#ifndef TC_ONLY
-#define TC_ONLY -1
-#endif
 template <int I, bool HALF, class T> static launch_fn fastPick()
 {
     if constexpr (TC_ONLY < 0 || TC_ONLY == I)
@@ -81,10 +80,11 @@ template <int I, bool HALF, class T> static launch_fn fastPick()
 }
 template <int I, bool HALF> static launch_fn teachPick()
 {
+#if TC_TEACH
     if constexpr (TC_ONLY < 0 || TC_ONLY == I)
         return teach::launch<HALF>;
-    else
-        return NULL;
+#endif
+    return NULL;
 }
 
 struct variant {
@@ -117,12 +117,6 @@ __global__ void fillUniform(float *x, size_t count, unsigned seed)
         h ^= h >> 15, h *= 2246822519u, h ^= h >> 13, h *= 3266489917u, h ^= h >> 16;
         x[i] = (float)(h >> 8) / (float)(1 << 23) - 1.0f; // [-1, 1)
     }
-}
-
-__global__ void toHalf(const float *in, __half *out, size_t count)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count; i += (size_t)gridDim.x * blockDim.x)
-        out[i] = __float2half_rn(in[i]);
 }
 
 // *err = max |x - y| as float bits (non-negative floats order as unsigned; NaN is above)
@@ -218,8 +212,8 @@ int main(int argc, char **argv)
         CK(cudaMalloc(&Bh, count * 2));
         fillUniform<<<264, 256>>>(A, count, 1);
         fillUniform<<<264, 256>>>(B, count, 2);
-        toHalf<<<264, 256>>>(A, Ah, count);
-        toHalf<<<264, 256>>>(B, Bh, count);
+        to_half<<<264, 256>>>(A, Ah, count);
+        to_half<<<264, 256>>>(B, Bh, count);
         const float one = 1, zero = 0;
         // row-major C = A B is column-major C^T = B^T A^T: cuBLAS gets (B, A)
         CKB(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, B, CUDA_R_32F, n, A, CUDA_R_32F, n,
