@@ -3,7 +3,8 @@
 // times every tiling below). What changes, and why:
 //  - the next phase's tiles are read from global memory while the warps multiply the
 //    current ones: into registers (REGS, 2 shared stages), or with cp.async straight into
-//    one of 3-4 shared stages (ASYNC: no registers, no conversion on the way; TF32 only);
+//    one of 3-4 shared stages (ASYNC: no registers, no conversion on the way; TF32 only,
+//    each fragment rounded to TF32 after its load);
 //  - global reads are float4s (16 bytes a thread, 512 bytes a warp), shared writes too;
 //  - shared rows padded so that fragment loads hit 32 different banks: A's rows 16 bytes
 //    longer (TF32: 36 floats, row r starts at bank 4r), B's 32 bytes (bank 8r);
@@ -262,7 +263,7 @@ tcFastKernel(const float *__restrict__ A, const float *__restrict__ B, float *__
         }                                                                        \
     } while (0)
 
-// The tilings the bench compares (bench/tc_gemm_bench.cu); FastDefault is the lab's.
+// The tilings the bench compares (bench/tc_gemm_bench.cu).
 typedef FastTiling<128, 128, 32, 64, 32, 2, REGS> Fast128x128Regs;
 typedef FastTiling<128, 128, 16, 64, 32, 2, REGS> Fast128x128k16Regs;
 typedef FastTiling<128, 256, 32, 64, 64, 2, REGS> Fast128x256Regs;
@@ -273,8 +274,10 @@ typedef FastTiling<128, 128, 16, 64, 32, 4, ASYNC, 0> Fast128x128k16Async4Unroll
 typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC> Fast128x256Async3;
 typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 1, false> Fast128x256Async3Unrounded;
 typedef FastTiling<256, 128, 32, 64, 64, 3, ASYNC> Fast256x128Async3;
-// pmpplab's emulator does not run cp.async: the lab's tiling copies through registers
-typedef Fast128x128Regs FastDefault;
+// The lab's: TF32 straight into shared memory with cp.async, 3 stages, 64 x 64 per warp;
+// FP16 through registers, converted to half on the way.
+typedef Fast128x256Async3 FastTF32;
+typedef Fast128x128Regs FastFP16;
 
 // Launches the kernel on device matrices whose sizes are whole tiles of T.
 template <bool HALF, class T>
@@ -307,19 +310,17 @@ static float *toDevicePadded(const float *h, int rows, int cols, int rows_p, int
 
 static int roundUp(int x, int to) { return (x + to - 1) / to * to; }
 
-void tcMatMul(const float *A_h, const float *B_h, float *C_h, int m, int k, int n, int precision)
+// C = A B on the host's matrices with tiling T: padded to whole tiles and back.
+template <bool HALF, class T>
+static void tcFastRun(const float *A_h, const float *B_h, float *C_h, int m, int k, int n)
 {
-    typedef FastDefault T;
     int mp = roundUp(m, T::BM), kp = roundUp(k, T::BK), np = roundUp(n, T::BN);
     float *A_d = toDevicePadded(A_h, m, k, mp, kp);
     float *B_d = toDevicePadded(B_h, k, n, kp, np);
     float *C_d;
     CHECK(cudaMalloc((void **)&C_d, (size_t)mp * np * sizeof(float)));
 
-    if (precision == 16)
-        tcFastLaunch<true, T>(A_d, B_d, C_d, mp, kp, np);
-    else
-        tcFastLaunch<false, T>(A_d, B_d, C_d, mp, kp, np);
+    tcFastLaunch<HALF, T>(A_d, B_d, C_d, mp, kp, np);
     CHECK(cudaGetLastError());
 
     CHECK(cudaMemcpy2D(C_h, n * sizeof(float), C_d, np * sizeof(float), n * sizeof(float), m,
@@ -327,5 +328,13 @@ void tcMatMul(const float *A_h, const float *B_h, float *C_h, int m, int k, int 
     CHECK(cudaFree(A_d));
     CHECK(cudaFree(B_d));
     CHECK(cudaFree(C_d));
+}
+
+void tcMatMul(const float *A_h, const float *B_h, float *C_h, int m, int k, int n, int precision)
+{
+    if (precision == 16)
+        tcFastRun<true, FastFP16>(A_h, B_h, C_h, m, k, n);
+    else
+        tcFastRun<false, FastTF32>(A_h, B_h, C_h, m, k, n);
 }
 #endif
