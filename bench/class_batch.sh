@@ -9,9 +9,9 @@
 #   bench/class_batch.sh PMPPLAB [SOURCE_ROOT] [N] [JOBS]
 # QUICK=0 grades every dataset (default: --quick, the first dataset of each check).
 # KEEP=DIR keeps the submissions and both output folders (report.html...) in DIR.
-# Copies of one file share the build cache (PMPPLAB_CACHE): the figure is for a class
-# whose N files have the 16 contents of the lab's known files, as the report's
-# 'Identical submissions' section then shows.
+# Each copy is built by nvcc on its own (the build cache's key holds the file's path), as
+# N different files would be; the second run finds them in the cache (PMPPLAB_CACHE). The
+# report's 'Identical submissions' lists the copies.
 set -u
 PMPPLAB=$(realpath "${1:?usage: bench/class_batch.sh PMPPLAB [SOURCE_ROOT] [N] [JOBS]}")
 SRC=$(realpath "${2:-$(dirname "$0")/..}")
