@@ -37,6 +37,7 @@ enum { A_NONE, A_PLAIN, A_ATOMIC };
 /* One access remembered in the shadow of a shared byte. */
 struct acc {
 	uint32_t epoch, wsync, where;
+	uint32_t pass;    /* loop headers the thread had entered (struct rwarp) */
 	uint16_t tid;
 	uint8_t kind;
 	uint8_t pad;
@@ -64,6 +65,9 @@ struct rwarp {
 	uint32_t exit_where;
 	uint32_t exit_epoch; /* barriers passed when it first exited */
 	uint32_t lanes;   /* lanes that exist */
+	/* per lane: the times it entered a loop header of the kernel, so two accesses can
+	 * be told to be in the same pass of a loop or in different ones */
+	uint32_t pass[32];
 };
 
 struct rblock {
@@ -95,7 +99,15 @@ struct race_tracker {
 	struct rblock *blocks;
 	struct race_finding f[RACE_MAX_FINDINGS];
 	uint64_t keys[RACE_MAX_FINDINGS];
+	struct gap_region { uint32_t fn, lo, hi; int known; } region[RACE_MAX_FINDINGS];
 	unsigned nf;
+	uint8_t *header;        /* per pc of the kernel: the target of a backward branch */
+};
+
+/* The two accesses of a hazard, for working out where its barrier is missing. */
+struct gap_in {
+	uint32_t where1, where2, pass1, pass2;
+	int warp;               /* a __syncwarp() orders them too (same warp) */
 };
 
 static _Atomic unsigned race_ids = 1;
@@ -166,8 +178,9 @@ static void demangle_var(const char *name, char *out, size_t len)
 
 /* Names the shared variable holding byte off; fills var and *rel (offset inside it). */
 static void shared_var(const struct race_tracker *t, uint64_t off, char *var, size_t len,
-		       uint64_t *rel)
+		       uint64_t *rel, uint64_t *bytes)
 {
+	*bytes = 0;
 	const struct ptx_module *m = t->m;
 	var[0] = 0;
 	*rel = off;
@@ -180,14 +193,189 @@ static void shared_var(const struct race_tracker *t, uint64_t off, char *var, si
 		    (dyn && off >= s->addr)) {
 			demangle_var(s->name, var, len);
 			*rel = off - s->addr;
+			*bytes = s->size;
 			return;
 		}
 	}
 }
 
+/* ---- where the barrier is missing ---------------------------------------------- */
+
+/* Does the instruction wait for the block (or, warp: for the warp)? A call does when
+ * its function has such a barrier (nvcc -O0 keeps __syncwarp() as a call). */
+static int is_barrier(const struct ptx_module *m, const struct ptx_insn *in, int warp)
+{
+	if (in->op == OP_CALL && in->target < m->nfuncs) {
+		const struct ptx_func *f = &m->funcs[in->target];
+		for (unsigned pc = 0; pc < f->ncode; pc++)
+			if (f->code[pc].op != OP_CALL && is_barrier(m, &f->code[pc], warp))
+				return 1;
+		return 0;
+	}
+	if (in->op == OP_BARWARP)
+		return warp;
+	return (in->op == OP_BAR || in->op == OP_BARRIER) && in->mod != BAR_ARRIVE;
+}
+
+/* The successors of pc in f: fills s[0..1], returns how many. */
+static unsigned successors(const struct ptx_func *f, unsigned pc, unsigned s[2])
+{
+	const struct ptx_insn *in = &f->code[pc];
+	unsigned n = 0;
+	int ends = in->op == OP_BRA || in->op == OP_RET || in->op == OP_EXIT ||
+		   in->op == OP_TRAP || in->op == OP_BRKPT;
+	if (in->op == OP_BRA && in->target < f->ncode)
+		s[n++] = in->target;
+	if ((!ends || in->guard >= 0) && pc + 1 < f->ncode)
+		s[n++] = pc + 1;
+	return n;
+}
+
+/* Is there a path from pc a to pc b in f that passes no barrier (forward: without a
+ * backward branch)? parent[] (f->ncode entries) gets the path. */
+static int free_path(const struct ptx_module *m, const struct ptx_func *f, unsigned a,
+		     unsigned b, int forward, int warp, unsigned *parent, unsigned *queue)
+{
+	unsigned head = 0, tail = 0, s[2];
+	for (unsigned pc = 0; pc < f->ncode; pc++)
+		parent[pc] = UINT32_MAX;
+	for (unsigned i = successors(f, a, s); i-- > 0;)
+		if (!forward || s[i] > a) {
+			parent[s[i]] = a;
+			queue[tail++] = s[i];
+		}
+	while (head < tail) {
+		unsigned u = queue[head++];
+		if (u == b)
+			return 1;
+		if (is_barrier(m, &f->code[u], warp))
+			continue;
+		for (unsigned i = successors(f, u, s); i-- > 0;)
+			if ((!forward || s[i] > u) && parent[s[i]] == UINT32_MAX) {
+				parent[s[i]] = u;
+				queue[tail++] = s[i];
+			}
+	}
+	return 0;
+}
+
+/* Fills f's gap fields (and region) for a hazard between the accesses of g. */
+static void gap_classify(const struct race_tracker *t, const struct gap_in *g,
+			 struct race_finding *f, struct gap_region *region)
+{
+	const struct ptx_module *m = t->m;
+	uint32_t w1 = g->where1, w2 = g->where2;
+	memset(region, 0, sizeof *region);
+	if ((w1 & WHERE_LINE) || (w2 & WHERE_LINE) || w1 >> WHERE_FSHIFT != w2 >> WHERE_FSHIFT ||
+	    w1 >> WHERE_FSHIFT >= m->nfuncs)
+		return;
+	const struct ptx_func *fn = &m->funcs[w1 >> WHERE_FSHIFT];
+	unsigned p1 = w1 & WHERE_PCMASK, p2 = w2 & WHERE_PCMASK;
+	if (p1 >= fn->ncode || p2 >= fn->ncode)
+		return;
+	unsigned *parent = malloc(2 * fn->ncode * sizeof(unsigned));
+	if (!parent)
+		return;
+	/* the access of the earlier pass first: the barrier goes between it and the later
+	 * pass's access; then the forward ways within one pass; then any way round */
+	struct way { unsigned from, to; int forward; } c[5];
+	unsigned nc = 0;
+	if (g->pass1 != g->pass2)
+		c[nc++] = g->pass1 < g->pass2 ? (struct way){ p1, p2, 0 }
+					      : (struct way){ p2, p1, 0 };
+	c[nc++] = (struct way){ p1, p2, 1 };
+	c[nc++] = (struct way){ p2, p1, 1 };
+	c[nc++] = (struct way){ p1, p2, 0 };
+	c[nc++] = (struct way){ p2, p1, 0 };
+	unsigned i = 0;
+	while (i < nc && !free_path(m, fn, c[i].from, c[i].to, c[i].forward, g->warp, parent,
+				    parent + fn->ncode))
+		i++;
+	region->fn = w1 >> WHERE_FSHIFT;
+	region->known = 1;
+	if (i == nc) {
+		f->gap = p1 == p2 ? RACE_GAP_BETWEEN : RACE_GAP_UNKNOWN; /* one instruction */
+		f->gap_line1 = f->gap_line2 = fn->code[p1].line;
+		region->lo = region->hi = p1;
+		region->known = p1 == p2;
+		free(parent);
+		return;
+	}
+	unsigned from = c[i].from, to = c[i].to;
+	f->gap_from_write = from == p1 ? f->write1 : f->write2;
+	f->gap_line1 = fn->code[from].line;
+	f->gap_line2 = fn->code[to].line;
+	/* the outermost backward branch on the path, if any */
+	unsigned head = UINT32_MAX, br = 0;
+	for (unsigned v = to, n = 0; n <= fn->ncode; n++) {
+		unsigned u = parent[v];
+		if (u == UINT32_MAX)
+			break;
+		if (v <= u && v < head) {
+			head = v;
+			br = u;
+		}
+		if (u == from)
+			break;
+		v = u;
+	}
+	free(parent);
+	if (head == UINT32_MAX) {
+		f->gap = RACE_GAP_BETWEEN;
+		region->lo = from;
+		region->hi = to;
+		return;
+	}
+	f->gap = RACE_GAP_LOOP;
+	f->ahead = to == p1 ? 1 : 2;
+	region->lo = head;
+	region->hi = br;
+	uint16_t file = fn->code[from].file;
+	for (unsigned pc = head; pc <= br; pc++) {
+		const struct ptx_insn *in = &fn->code[pc];
+		if (!in->line || in->file != file)
+			continue;
+		if (!f->loop_first || in->line < f->loop_first)
+			f->loop_first = in->line;
+		if (in->line > f->loop_last)
+			f->loop_last = in->line;
+	}
+	/* the barrier that orders the two within one pass */
+	for (unsigned pc = to < from ? to + 1 : from + 1; pc < (to < from ? from : to); pc++)
+		if (is_barrier(m, &fn->code[pc], 0) && fn->code[pc].line) {
+			f->bar_line = fn->code[pc].line;
+			break;
+		}
+}
+
 static void fmt_thread(char *buf, size_t len, const struct emu_dim3 *d)
 {
 	snprintf(buf, len, "(%u,%u,%u)", d->x, d->y, d->z);
+}
+
+/* A hazard between two passes of a loop: which thread ran ahead, and that the barrier
+ * missing is the one between the earlier pass's access and the next pass's. */
+static void loop_message(struct race_finding *f, const char *t1, const char *t2,
+			 const char *b, const char *elem, const char *sync, const char *who)
+{
+	char ahead[96], order[160] = "";
+	snprintf(ahead, sizeof ahead, ", already in a later pass of the loop of lines %u-%u,",
+		 f->loop_first, f->loop_last);
+	const char *a1 = f->ahead == 1 ? ahead : "", *a2 = f->ahead == 2 ? ahead : "";
+	if (f->bar_line)
+		snprintf(order, sizeof order, " (the one at line %u only orders the accesses of "
+			 "one pass)", f->bar_line);
+	static const char *const verb2[] = { "read", "overwrote", "wrote" };
+	static const char *const verb1[] = { "wrote", "still read", "wrote" };
+	static const char *const then[] = {
+		"it may read the old or the new value", "the reader may get the new value",
+		"which value remains depends on timing" };
+	unsigned k = f->kind == RACE_RAW ? 0 : f->kind == RACE_WAR ? 1 : 2;
+	snprintf(f->message, sizeof f->message,
+		 "thread %s of block %s%s %s %s at line %u while %s %s%s %s it at line %u, with "
+		 "no %s between them: none between line %u and the loop's next pass at line "
+		 "%u%s, so %s", t2, b, a2, verb2[k], elem, f->line2, who, t1, a1, verb1[k],
+		 f->line1, sync, f->gap_line1, f->gap_line2, order, then[k]);
 }
 
 static void hazard_message(struct race_finding *f)
@@ -207,6 +395,10 @@ static void hazard_message(struct race_finding *f)
 			 (unsigned long long)f->offset);
 	const char *sync = f->intra_warp ? "__syncwarp()" : "__syncthreads()";
 	const char *who = f->intra_warp ? "another thread of its warp" : "thread";
+	if (f->gap == RACE_GAP_LOOP && f->kind != RACE_UNINIT) {
+		loop_message(f, t1, t2, b, elem, sync, who);
+		return;
+	}
 	switch (f->kind) {
 	case RACE_RAW:
 		snprintf(f->message, sizeof f->message,
@@ -259,8 +451,27 @@ static void barrier_message(struct race_finding *f)
 			 f->nthreads, b, f->threads2);
 }
 
-/* Records finding f (key identifies it) unless this block or the tracker has it. */
-static void report(struct rblock *rb, uint64_t key, struct race_finding *f)
+/* Completes f (where its barrier is missing, its message) and stores it as finding i. */
+static void store(struct race_tracker *t, unsigned i, struct rblock *rb, struct race_finding *f,
+		  const struct gap_in *g)
+{
+	f->kernel = t->kf->name;
+	f->block = rb->bid;
+	f->nthreads = t->nthreads;
+	t->region[i].known = 0;
+	if (g)
+		gap_classify(t, g, f, &t->region[i]);
+	if (f->kind >= RACE_BAR_DIVERGENT)
+		barrier_message(f);
+	else
+		hazard_message(f);
+	t->f[i] = *f;
+}
+
+/* Records finding f (key identifies it; g: a hazard's accesses, else NULL) unless this
+ * block or the tracker has it. */
+static void report(struct rblock *rb, uint64_t key, struct race_finding *f,
+		   const struct gap_in *g)
 {
 	struct race_tracker *t = rb->t;
 	for (unsigned i = 0; i < rb->nseen; i++)
@@ -279,27 +490,13 @@ static void report(struct rblock *rb, uint64_t key, struct race_finding *f)
 		if (rb->idx < t->f[i].block.x + t->l->grid.x * (t->f[i].block.y +
 		    t->l->grid.y * t->f[i].block.z)) {
 			unsigned c = t->f[i].count;
-			f->kernel = t->kf->name;
-			f->block = rb->bid;
-			f->nthreads = t->nthreads;
-			if (f->kind >= RACE_BAR_DIVERGENT)
-				barrier_message(f);
-			else
-				hazard_message(f);
-			t->f[i] = *f;
+			store(t, i, rb, f, g);
 			t->f[i].count = c;
 		}
 	} else if (t->nf < RACE_MAX_FINDINGS) {
-		f->kernel = t->kf->name;
-		f->block = rb->bid;
-		f->nthreads = t->nthreads;
 		f->count = 1;
-		if (f->kind >= RACE_BAR_DIVERGENT)
-			barrier_message(f);
-		else
-			hazard_message(f);
 		t->keys[t->nf] = key;
-		t->f[t->nf++] = *f;
+		store(t, t->nf++, rb, f, g);
 	}
 	pthread_mutex_unlock(&t->lock);
 }
@@ -328,7 +525,7 @@ static void gen_close(struct rblock *rb)
 		where_of(t, rb->gen_where[1], &f.file2, &f.line2);
 		f.threads1 = rb->gen_threads[0];
 		f.threads2 = rb->gen_threads[1];
-		report(rb, make_key(f.kind, 0, rb->gen_where[0], rb->gen_where[1]), &f);
+		report(rb, make_key(f.kind, 0, rb->gen_where[0], rb->gen_where[1]), &f, NULL);
 		return;
 	}
 	if (rb->gen_threads[0] >= t->nthreads)
@@ -346,7 +543,7 @@ static void gen_close(struct rblock *rb)
 		}
 	if (ex != UINT32_MAX)
 		where_of(t, ex, &f.file2, &f.line2);
-	report(rb, make_key(f.kind, 0, rb->gen_where[0], 0), &f);
+	report(rb, make_key(f.kind, 0, rb->gen_where[0], 0), &f, NULL);
 }
 
 static void block_close(struct rblock *rb)
@@ -449,6 +646,9 @@ static void hook_insn(void *ctx, unsigned block, unsigned warp, uint32_t active,
 	w->op = in->op;
 	if (!active)
 		return;
+	if (f == t->kf && t->header && t->header[pc])
+		for (uint32_t a = active; a; a &= a - 1)
+			w->pass[__builtin_ctz(a)]++;
 	switch (in->op) {
 	case OP_CALL:
 		if (w->depth < RACE_MAX_DEPTH && in->target < t->m->nfuncs)
@@ -529,9 +729,11 @@ static int conflicts(const struct acc *a, unsigned tid, uint32_t epoch, uint32_t
 }
 
 static void hazard(struct rblock *rb, enum race_kind k, int how, const struct acc *a,
-		   int a_write, unsigned tid, uint32_t where, int write, uint64_t off,
-		   unsigned size)
+		   int a_write, const struct acc *me, int write, uint64_t off, unsigned size)
 {
+	unsigned tid = me->tid;
+	uint32_t where = me->where;
+	struct gap_in g = { a->where, where, a->pass, me->pass, how == 2 };
 	struct race_tracker *t = rb->t;
 	struct race_finding f;
 	memset(&f, 0, sizeof f);
@@ -544,9 +746,9 @@ static void hazard(struct rblock *rb, enum race_kind k, int how, const struct ac
 	where_of(t, where, &f.file2, &f.line2);
 	f.write1 = a_write;
 	f.write2 = write;
-	shared_var(t, off, f.var, sizeof f.var, &f.offset);
+	shared_var(t, off, f.var, sizeof f.var, &f.offset, &f.var_bytes);
 	/* one finding per pair of source lines: unrolled loops repeat an access at many pcs */
-	report(rb, make_key(k, f.intra_warp, f.line1, f.line2), &f);
+	report(rb, make_key(k, f.intra_warp, f.line1, f.line2), &f, &g);
 }
 
 static void hook_access(void *ctx, unsigned block, unsigned warp, unsigned lane, int space,
@@ -572,7 +774,8 @@ static void hook_access(void *ctx, unsigned block, unsigned warp, unsigned lane,
 	int atomic = is_write == 2 || w->op == OP_ATOM || w->op == OP_RED;
 	int write = is_write != 0;
 	struct acc me = { .epoch = w->epoch, .wsync = w->wsync, .where = where,
-			  .tid = (uint16_t)tid, .kind = atomic ? A_ATOMIC : A_PLAIN };
+			  .pass = w->pass[lane], .tid = (uint16_t)tid,
+			  .kind = atomic ? A_ATOMIC : A_PLAIN };
 	int reported = 0;
 	for (unsigned i = 0; i < size; i++) {
 		struct shadow *s = &rb->sh[off + i];
@@ -585,13 +788,13 @@ static void hook_access(void *ctx, unsigned block, unsigned warp, unsigned lane,
 			f.write2 = write;
 			thread_xyz(t, tid, &f.thread2);
 			where_of(t, where, &f.file2, &f.line2);
-			shared_var(t, off, f.var, sizeof f.var, &f.offset);
-			report(rb, make_key(RACE_UNINIT, 0, f.line2, 0), &f);
+			shared_var(t, off, f.var, sizeof f.var, &f.offset, &f.var_bytes);
+			report(rb, make_key(RACE_UNINIT, 0, f.line2, 0), &f, NULL);
 			reported = 1;
 		}
 		if (!write) {
 			if (!reported && (how = conflicts(&s->w, tid, me.epoch, me.wsync, 0))) {
-				hazard(rb, RACE_RAW, how, &s->w, 1, tid, where, 0, off, size);
+				hazard(rb, RACE_RAW, how, &s->w, 1, &me, 0, off, size);
 				reported = 1;
 			}
 			if (s->r1.kind == A_NONE || s->r1.epoch != me.epoch) {
@@ -604,13 +807,13 @@ static void hook_access(void *ctx, unsigned block, unsigned warp, unsigned lane,
 			continue;
 		}
 		if (!reported && (how = conflicts(&s->w, tid, me.epoch, me.wsync, atomic))) {
-			hazard(rb, RACE_WAW, how, &s->w, 1, tid, where, 1, off, size);
+			hazard(rb, RACE_WAW, how, &s->w, 1, &me, 1, off, size);
 			reported = 1;
 		}
 		for (int r = 0; r < 2 && !reported; r++) {
 			const struct acc *ra = r ? &s->r2 : &s->r1;
 			if ((how = conflicts(ra, tid, me.epoch, me.wsync, 0))) {
-				hazard(rb, RACE_WAR, how, ra, 0, tid, where, 1, off, size);
+				hazard(rb, RACE_WAR, how, ra, 0, &me, 1, off, size);
 				reported = 1;
 			}
 		}
@@ -632,10 +835,13 @@ struct race_tracker *race_new(const struct emu_launch *l)
 	t->nthreads = l->block.x * l->block.y * l->block.z;
 	t->nwarps = (t->nthreads + 31) / 32;
 	t->shared_size = t->m->shared_total + l->dyn_shmem;
+	t->header = calloc(t->kf->ncode ? t->kf->ncode : 1, 1); /* NULL: passes not told */
 	for (unsigned pc = 0; pc < t->kf->ncode; pc++) {
 		const struct ptx_insn *in = &t->kf->code[pc];
 		if (!t->main_file && in->line)
 			t->main_file = ptx_module_file(t->m, in->file);
+		if (t->header && in->op == OP_BRA && in->target <= pc)
+			t->header[in->target] = 1;
 	}
 	pthread_mutex_init(&t->lock, NULL);
 	t->hooks.ctx = t;
@@ -657,6 +863,7 @@ void race_free(struct race_tracker *t)
 		free(rb);
 	}
 	pthread_mutex_destroy(&t->lock);
+	free(t->header);
 	free(t);
 }
 
@@ -665,10 +872,68 @@ const struct emu_hooks *race_hooks(struct race_tracker *t)
 	return &t->hooks;
 }
 
+/* Is hazard i inside one warp and its missing barrier where a hazard between warps
+ * needs one too: their regions overlap, or they are between the same two lines (the
+ * copies of an unrolled loop)? */
+static int covered(const struct race_tracker *t, unsigned i)
+{
+	const struct gap_region *a = &t->region[i];
+	const struct race_finding *f = &t->f[i];
+	if (!f->intra_warp || f->kind > RACE_WAW)
+		return 0;
+	for (unsigned j = 0; j < t->nf; j++) {
+		const struct gap_region *b = &t->region[j];
+		const struct race_finding *g = &t->f[j];
+		if (g->intra_warp || g->kind > RACE_WAW)
+			continue;
+		if (a->known && b->known && b->fn == a->fn && b->lo <= a->hi && a->lo <= b->hi)
+			return 1;
+		if ((g->line1 == f->line1 && g->line2 == f->line2) ||
+		    (g->line1 == f->line2 && g->line2 == f->line1))
+			return 1;
+	}
+	return 0;
+}
+
+/* Two threads writing one element in the same statement (bins[b]++) lose updates in
+ * any pass, the same one included: the hazards of that statement are its, not a
+ * missing barrier between passes of a loop. */
+static void statement_hazards(struct race_tracker *t)
+{
+	for (unsigned i = 0; i < t->nf; i++) {
+		struct race_finding *f = &t->f[i];
+		if (f->kind > RACE_WAW || f->gap != RACE_GAP_LOOP || f->line1 != f->line2)
+			continue;
+		for (unsigned j = 0; j < t->nf; j++) {
+			const struct race_finding *w = &t->f[j];
+			if (w->kind != RACE_WAW || w->line1 != f->line1 || w->line2 != f->line1 ||
+			    w->intra_warp != f->intra_warp)
+				continue;
+			f->gap = RACE_GAP_BETWEEN;
+			f->ahead = 0;
+			f->loop_first = f->loop_last = f->bar_line = 0;
+			hazard_message(f);
+			break;
+		}
+	}
+}
+
 void race_finish(struct race_tracker *t)
 {
 	for (struct rblock *rb = t->blocks; rb; rb = rb->next)
 		block_close(rb);
+	statement_hazards(t);
+	unsigned n = 0;
+	uint8_t drop[RACE_MAX_FINDINGS];
+	for (unsigned i = 0; i < t->nf; i++)
+		drop[i] = (uint8_t)covered(t, i);
+	for (unsigned i = 0; i < t->nf; i++)
+		if (!drop[i]) {
+			t->f[n] = t->f[i];
+			t->keys[n] = t->keys[i];
+			t->region[n++] = t->region[i];
+		}
+	t->nf = n;
 }
 
 int race_run(struct race_tracker *t, struct emu_fault *fault)
@@ -695,6 +960,11 @@ const char *race_kind_name(enum race_kind k)
 	static const char *const n[] = { "raw", "war", "waw", "uninit", "barrier-divergence",
 					 "barrier-exited" };
 	return (unsigned)k < sizeof n / sizeof n[0] ? n[k] : "?";
+}
+
+const char *race_gap_name(enum race_gap g)
+{
+	return g == RACE_GAP_BETWEEN ? "between" : g == RACE_GAP_LOOP ? "loop" : "";
 }
 
 const char *race_severity(const struct race_finding *f)
@@ -774,6 +1044,16 @@ size_t race_finding_json(const struct race_finding *f, char *buf, size_t len)
 		if (f->var[0] && f->size && f->offset % f->size == 0)
 			at = json_put(buf, len, at, ",\"index\":%llu",
 				      (unsigned long long)(f->offset / f->size));
+		if (f->var_bytes)
+			at = json_put(buf, len, at, ",\"var_bytes\":%llu",
+				      (unsigned long long)f->var_bytes);
+		if (f->gap != RACE_GAP_UNKNOWN)
+			at = json_put(buf, len, at, ",\"missing_barrier\":\"%s\",\"gap_lines\":[%u,%u],"
+				      "\"gap_from\":\"%s\"", race_gap_name(f->gap), f->gap_line1,
+				      f->gap_line2, f->gap_from_write ? "write" : "read");
+		if (f->gap == RACE_GAP_LOOP)
+			at = json_put(buf, len, at, ",\"loop_lines\":[%u,%u],\"barrier_line\":%u",
+				      f->loop_first, f->loop_last, f->bar_line);
 	} else {
 		at = json_put(buf, len, at, ",\"threads\":[%u,%u],\"block_threads\":%u",
 			      f->threads1, f->threads2, f->nthreads);

@@ -37,6 +37,19 @@ enum race_kind {
 	RACE_BAR_EXITED,     /* a barrier passed while some threads of the block had exited */
 };
 
+/* Hazards: where the missing barrier goes, from the kernel's control flow and the loop
+ * pass each access was made in (the times each thread entered a loop header), so the
+ * advice names the right barrier of a phase. */
+enum race_gap {
+	RACE_GAP_UNKNOWN, /* not worked out (the accesses are in different functions) */
+	RACE_GAP_BETWEEN, /* in one pass: no barrier on the way from gap_line1 to gap_line2
+			   * (e.g. between filling a tile and reading it); equal lines: one
+			   * statement that reads and writes (a ++ by several threads) */
+	RACE_GAP_LOOP,    /* a thread already in a later pass of the loop: no barrier between
+			   * gap_line1 and the next pass's gap_line2 (e.g. the one at the end of
+			   * a tiled phase, before the next pass overwrites the tile) */
+};
+
 struct race_finding {
 	enum race_kind kind;
 	int intra_warp;          /* hazard between lanes of one warp without __syncwarp */
@@ -52,6 +65,14 @@ struct race_finding {
 	char var[64];            /* the __shared__ variable's source name, "" when unknown */
 	uint64_t offset;         /* byte offset inside var (or in the block's shared memory) */
 	unsigned size;           /* access size in bytes */
+	uint64_t var_bytes;      /* the variable's size in bytes; 0 when unknown (dynamic) */
+	/* hazards: where the missing barrier goes (enum race_gap) */
+	enum race_gap gap;
+	unsigned gap_line1, gap_line2;
+	unsigned loop_first, loop_last; /* LOOP: the loop's lines */
+	unsigned bar_line;       /* LOOP: the barrier that orders the two within one pass, 0 none */
+	int ahead;               /* LOOP: 1 or 2, the thread that was in the later pass */
+	int gap_from_write;      /* the gap starts at the write (fill, then read), else at a read */
 	/* barriers: threads at barrier 1 / at barrier 2 (or exited), and the block's size */
 	unsigned threads1, threads2, nthreads;
 	unsigned count;          /* blocks in which it occurred */
@@ -68,7 +89,10 @@ void race_free(struct race_tracker *t); /* accepts NULL */
  * for strict exits, so a barrier after an early return inside a warp is a finding. */
 const struct emu_hooks *race_hooks(struct race_tracker *t);
 
-/* After emu_run: completes the checks of the blocks still open. */
+/* After emu_run: completes the checks of the blocks still open, and drops the hazards
+ * inside one warp whose missing barrier is the one a hazard between warps already
+ * names: a __syncthreads() there orders both, so "__syncwarp()" would be the wrong
+ * advice (it is right only for warp-synchronous code, such as a reduction's last warp). */
 void race_finish(struct race_tracker *t);
 
 /* emu_set_hooks(t), emu_run(l, fault), hooks off, race_finish(t): returns emu_run's
@@ -83,7 +107,13 @@ const char *race_kind_name(enum race_kind k);
 /* "error" or "warning" (intra-warp hazards and uninitialised reads are warnings) */
 const char *race_severity(const struct race_finding *f);
 
+/* "between", "loop" or "" (unknown) */
+const char *race_gap_name(enum race_gap g);
+
 /* Writes f as one JSON object (no newline): {"event":"finding","check":"race",...}.
+ * Hazards add "missing_barrier" (race_gap_name), "gap_lines", "gap_from" ("write" or
+ * "read": the access the gap starts at), and for a loop
+ * "loop_lines" and "barrier_line"; shared accesses add "var_bytes".
  * Returns the length it needed (snprintf-like). */
 size_t race_finding_json(const struct race_finding *f, char *buf, size_t len);
 

@@ -10,8 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clex.h"
 #include "compare.h"
 #include "datagen.h"
+#include "expr.h"
 #include "fsutil.h"
 #include "memcheck.h"
 #include "harness/pl_io.h"
@@ -29,6 +31,12 @@ static const char idea_war[] =
 	"A thread must not overwrite shared data that other threads may still read: a "
 	"__syncthreads() after the last read and before the next write prevents it (e.g. the "
 	"second barrier of a tiled phase, PMPP ch. 5).";
+static const char idea_loop[] =
+	"A loop that refills shared memory needs a __syncthreads() after the last read of a "
+	"pass too: without it a fast thread starts the next pass and overwrites what slower "
+	"threads still read, or a step reads what the previous step has not finished; put it "
+	"at the end of the loop body, outside any if (e.g. the second barrier of a tiled "
+	"phase, PMPP ch. 5, or the one per step of a reduction, ch. 10).";
 static const char idea_waw[] =
 	"Two threads wrote the same shared element with no barrier between, so which value "
 	"remains depends on timing: order the writes with __syncthreads(), or let atomicAdd do "
@@ -231,12 +239,26 @@ int barriers_describe(const char *ptx_path, FILE *f)
 
 /* ---- emulator events ------------------------------------------------------------- */
 
-static const char *idea_for(const char *kind, bool intra, bool same_line)
+static bool is_hazard(const char *kind)
+{
+	return !strcmp(kind, "raw") || !strcmp(kind, "war") || !strcmp(kind, "waw");
+}
+
+/* gap: where the emulator found the barrier missing ("between", "loop", ""); from_write:
+ * a "between" gap runs from the write to the read (whichever came first in time). */
+static const char *idea_for(const char *kind, bool intra, bool same_line, const char *gap,
+			    bool from_write)
 {
 	if (intra)
 		return idea_warp;
-	if (same_line && (!strcmp(kind, "raw") || !strcmp(kind, "war") || !strcmp(kind, "waw")))
+	/* a write read later on the same line: the steps of an unrolled loop */
+	if (is_hazard(kind) && (!strcmp(gap, "loop") || (same_line && from_write &&
+							  !strcmp(gap, "between") && strcmp(kind, "waw"))))
+		return idea_loop;
+	if (same_line && is_hazard(kind))
 		return idea_same_line;
+	if (!strcmp(gap, "between") && strcmp(kind, "waw"))
+		return from_write ? idea_raw : idea_war;
 	if (!strcmp(kind, "raw"))
 		return idea_raw;
 	if (!strcmp(kind, "war"))
@@ -267,7 +289,7 @@ unsigned barriers_scan_events(const char *path, struct barriers_findings *out)
 		bool finding = !strcmp(type, "finding") && !strcmp(jstr(ev, "check"), "race");
 		bool fault = !strcmp(type, "fault") && !strcmp(kind, "barrier");
 		if (finding || fault) {
-			struct barriers_finding f = { .severity = BARRIERS_ERROR };
+			struct barriers_finding f = { .severity = BARRIERS_ERROR, .index = -1 };
 			bool intra = json_is_true(json_object_get(ev, "intra_warp"));
 			snprintf(f.kind, sizeof f.kind, "%s", fault ? "barrier-fault" : kind);
 			snprintf(f.source, sizeof f.source, "emulator");
@@ -280,15 +302,205 @@ unsigned barriers_scan_events(const char *path, struct barriers_findings *out)
 				 fs_base_name(jstr(ev, "other_file")));
 			f.other_line = (unsigned)json_integer_value(json_object_get(ev, "other_line"));
 			set_msg(&f, "%s", jstr(ev, "message"));
+			snprintf(f.gap, sizeof f.gap, "%s", jstr(ev, "missing_barrier"));
+			json_t *gl = json_object_get(ev, "gap_lines");
+			f.gap_line = (unsigned)json_integer_value(json_array_get(gl, 0));
+			f.gap_from_write = !strcmp(jstr(ev, "gap_from"), "write");
+			snprintf(f.var, sizeof f.var, "%s", jstr(ev, "var"));
+			json_t *ix = json_object_get(ev, "index");
+			if (json_is_integer(ix))
+				f.index = (long long)json_integer_value(ix);
+			f.size = (unsigned)json_integer_value(json_object_get(ev, "size"));
+			f.var_bytes = (unsigned long long)json_integer_value(json_object_get(ev, "var_bytes"));
 			f.idea = fault ? idea_diverge
 				       : idea_for(kind, intra, f.line && f.line == f.other_line &&
-							   !strcmp(f.file, f.other_file));
+						  !strcmp(f.file, f.other_file), f.gap, f.gap_from_write);
 			added += add(out, &f);
 		}
 		json_decref(ev);
 	}
 	free(text);
 	return added;
+}
+
+/* ---- the shapes of shared arrays --------------------------------------------------- */
+
+/* Names in a dimension: a #define or a const/constexpr of the same source. */
+struct shape_src {
+	const struct clex *lx;
+	unsigned depth;
+};
+
+static bool shape_eval(struct shape_src *s, size_t from, size_t to, int64_t *out);
+
+static bool shape_lookup(void *userdata, const char *name, size_t len, int64_t *out)
+{
+	struct shape_src *s = userdata;
+	const struct clex *lx = s->lx;
+	if (s->depth > 8)
+		return false;
+	for (size_t i = 0; i + 1 < lx->n; i++) {
+		const struct clex_token *t = &lx->tok[i];
+		if (t->kind != CLEX_IDENT || t->len != len || memcmp(lx->src + t->off, name, len))
+			continue;
+		size_t end = i + 1;
+		if ((t->flags & CLEX_DIRECTIVE) && i >= 2 && clex_is(lx, i - 1, "define") &&
+		    lx->tok[i].directive == (long)i - 2) {
+			/* #define NAME body: the body up to the end of the directive */
+			while (end < lx->n && lx->tok[end].directive == (long)i - 2)
+				end++;
+			bool function_like = lx->src[t->off + t->len] == '(';
+			if (end > i + 1 && !function_like &&
+			    shape_eval(s, i + 1, end, out))
+				return true;
+		} else if (clex_is(lx, i + 1, "=") && i >= 2 &&
+			   (clex_is(lx, i - 2, "const") || clex_is(lx, i - 2, "constexpr") ||
+			    (i >= 3 && (clex_is(lx, i - 3, "const") || clex_is(lx, i - 3, "constexpr"))))) {
+			/* const int NAME = expr; (also static const, constexpr unsigned...) */
+			end = i + 2;
+			while (end < lx->n && !clex_is(lx, end, ";") && !clex_is(lx, end, ","))
+				end++;
+			if (end < lx->n && shape_eval(s, i + 2, end, out))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Evaluates tokens [from, to) as an integer expression. */
+static bool shape_eval(struct shape_src *s, size_t from, size_t to, int64_t *out)
+{
+	const struct clex *lx = s->lx;
+	if (from >= to)
+		return false;
+	/* the text with integer suffixes dropped (16u, 32U) and casts/sizeof refused */
+	char text[256];
+	size_t n = 0;
+	for (size_t i = from; i < to; i++) {
+		const struct clex_token *t = &lx->tok[i];
+		size_t len = t->len;
+		if (t->kind == CLEX_NUMBER)
+			while (len > 1 && strchr("uUlL", lx->src[t->off + len - 1]))
+				len--;
+		if (n + len + 2 >= sizeof text)
+			return false;
+		memcpy(text + n, lx->src + t->off, len);
+		n += len;
+		text[n++] = ' ';
+	}
+	text[n] = 0;
+	s->depth++;
+	int rc = expr_eval(text, shape_lookup, s, out, NULL, 0);
+	s->depth--;
+	return rc == 0 && *out > 0;
+}
+
+/* The dimensions of `__shared__ T var[a][b]...` in lx whose size is bytes (0: any, the
+ * element then being elem bytes): fills dims, returns how many (0: none found). An
+ * unknown name (a template parameter) is solved where every dimension is the same
+ * text, as the n-th root of the element count. */
+static unsigned shared_shape(const struct clex *lx, const char *var, unsigned long long bytes,
+			     unsigned elem, unsigned long long dims[4])
+{
+	struct shape_src s = { lx, 0 };
+	for (size_t i = 0; i < lx->n; i++) {
+		if (!clex_is(lx, i, "__shared__"))
+			continue;
+		size_t j = i + 1;
+		while (j < lx->n && !clex_is(lx, j, ";") && !clex_is(lx, j, "{") &&
+		       !(lx->tok[j].kind == CLEX_IDENT && clex_is(lx, j, var) &&
+			 clex_is(lx, j + 1, "[")))
+			j++;
+		if (j >= lx->n || !clex_is(lx, j, var))
+			continue;
+		unsigned nd = 0;
+		bool known = true, same = true;
+		size_t k = j + 1;
+		while (nd < 4 && clex_is(lx, k, "[") && lx->tok[k].match > (long)k + 1) {
+			size_t close = (size_t)lx->tok[k].match;
+			int64_t v = 0;
+			if (!shape_eval(&s, k + 1, close, &v))
+				known = false;
+			const struct clex_token *a = &lx->tok[j + 2], *b = &lx->tok[k + 1];
+			if ((long)(close - k) != lx->tok[j + 1].match - (long)(j + 1) ||
+			    memcmp(lx->src + a->off, lx->src + b->off,
+				   lx->tok[close].off - b->off) != 0)
+				same = false;
+			dims[nd++] = (unsigned long long)v;
+			k = close + 1;
+		}
+		if (nd < 2 || clex_is(lx, k, "["))
+			continue;
+		unsigned long long count = 1;
+		if (!known) { /* all the same unknown: the n-th root of the element count */
+			if (!same || !bytes || !elem || bytes % elem)
+				continue;
+			unsigned long long want = bytes / elem, r = 1, p = 1;
+			for (; ; r++) {
+				p = 1;
+				for (unsigned d = 0; d < nd; d++)
+					p *= r;
+				if (p >= want)
+					break;
+			}
+			if (p != want)
+				continue;
+			for (unsigned d = 0; d < nd; d++)
+				dims[d] = r;
+		}
+		for (unsigned d = 0; d < nd; d++)
+			count *= dims[d];
+		if (bytes && (bytes % count || bytes / count > 16))
+			continue; /* another array of that name, or not the declaration */
+		return nd;
+	}
+	return 0;
+}
+
+void barriers_show_shapes(struct barriers_findings *fs, const char *source)
+{
+	char *text = NULL;
+	struct clex lx = { 0 };
+	for (unsigned i = 0; source && i < fs->n; i++) {
+		struct barriers_finding *x = &fs->items[i];
+		if (!x->var[0] || x->index < 0 || !x->size)
+			continue;
+		if (!text) {
+			size_t len = 0;
+			text = fs_read(source, &len);
+			if (!text || clex_lex(&lx, text, len) < 0)
+				break;
+		}
+		unsigned long long dims[4];
+		unsigned nd = shared_shape(&lx, x->var, x->var_bytes, x->size, dims);
+		if (!nd)
+			continue;
+		unsigned long long count = 1;
+		for (unsigned d = 0; d < nd; d++)
+			count *= dims[d];
+		unsigned long long elem = x->var_bytes ? x->var_bytes / count : x->size;
+		unsigned long long off = (unsigned long long)x->index * x->size;
+		if (!elem || off % elem)
+			continue;
+		unsigned long long e = off / elem, idx[4];
+		for (unsigned d = nd; d-- > 0;) {
+			idx[d] = e % dims[d];
+			e /= dims[d];
+		}
+		char flat[96], shaped[128];
+		size_t n = (size_t)snprintf(shaped, sizeof shaped, "%s", x->var);
+		for (unsigned d = 0; d < nd && n < sizeof shaped; d++)
+			n += (size_t)snprintf(shaped + n, sizeof shaped - n, "[%llu]", idx[d]);
+		snprintf(flat, sizeof flat, "%s[%lld]", x->var, x->index);
+		char *at = strstr(x->message, flat);
+		if (!at || e)
+			continue;
+		char rest[sizeof x->message];
+		snprintf(rest, sizeof rest, "%s", at + strlen(flat));
+		snprintf(at, sizeof x->message - (size_t)(at - x->message), "%s%s", shaped, rest);
+	}
+	clex_release(&lx);
+	free(text);
 }
 
 /* ---- compute-sanitizer ----------------------------------------------------------- */
@@ -333,7 +545,7 @@ static unsigned scan_racecheck(const char *out, struct barriers_findings *fs)
 		while (lstart > out && lstart[-1] != '\n')
 			lstart--;
 		const char *e1 = line_end(p), *l2 = *e1 ? e1 + 1 : e1, *e2 = line_end(l2);
-		struct barriers_finding f = { .severity = BARRIERS_ERROR };
+		struct barriers_finding f = { .severity = BARRIERS_ERROR, .index = -1 };
 		snprintf(f.source, sizeof f.source, "racecheck");
 		if (strstr(lstart, "Warning") && strstr(lstart, "Warning") < p)
 			f.severity = BARRIERS_WARNING;
@@ -358,7 +570,7 @@ static unsigned scan_racecheck(const char *out, struct barriers_findings *fs)
 				   : w1 && w2 ? "WAW" : w1 ? "RAW" : "WAR";
 		for (unsigned i = 0; i < 3 && kind[i]; i++)
 			f.kind[i] = (char)(kind[i] | 0x20);
-		f.idea = idea_for(f.kind, false, f.line && f.line == f.other_line);
+		f.idea = idea_for(f.kind, false, f.line && f.line == f.other_line, "", false);
 		set_msg(&f, "racecheck found a shared-memory %s hazard between line %u and line %u "
 			"with no __syncthreads() between them", kind, f.other_line, f.line);
 		added += add(fs, &f);
@@ -407,23 +619,68 @@ unsigned barriers_scan_sanitizer(const char *output, const char *tool,
 	return !strcmp(tool, "synccheck") ? scan_synccheck(output, out) : scan_racecheck(output, out);
 }
 
+/* The emulator's hazard between the same two lines as racecheck's hazard x, whose
+ * finding of where the barrier is missing x shares, so both give the same advice;
+ * else x itself. */
+static const struct barriers_finding *with_gap(const struct barriers_findings *fs,
+					       const struct barriers_finding *x)
+{
+	if (x->gap[0] || !is_hazard(x->kind) || strcmp(x->source, "racecheck"))
+		return x;
+	for (unsigned j = 0; j < fs->n; j++) {
+		const struct barriers_finding *e = &fs->items[j];
+		if (e->gap[0] && !e->intra_warp && is_hazard(e->kind) && !strcmp(e->file, x->file) &&
+		    ((e->line == x->line && e->other_line == x->other_line) ||
+		     (e->line == x->other_line && e->other_line == x->line)))
+			return e;
+	}
+	return x;
+}
+
+/* What to fix first (lower first): see barriers_format. x: with its gap (with_gap). */
+static unsigned rank(const struct barriers_finding *x)
+{
+	if (x->severity != BARRIERS_ERROR)
+		return !strcmp(x->kind, "uninit") ? 7 : 6;
+	if (!strcmp(x->kind, "too-few-barriers"))
+		return 4;
+	if (!strcmp(x->kind, "schedule-dependent"))
+		return 5;
+	if (!is_hazard(x->kind))
+		return 0; /* a barrier not every thread reaches: it can hang or skip a barrier */
+	if (x->gap[0] && (x->idea == idea_raw || x->idea == idea_war))
+		return 1; /* in one pass: the earlier barrier of a phase */
+	return x->idea == idea_loop ? 2 : 3;
+}
+
 void barriers_format(FILE *f, const struct barriers_findings *fs, unsigned max)
 {
-	unsigned shown = 0;
-	for (int pass = 0; pass < 2; pass++) { /* errors first, then warnings */
-		for (unsigned i = 0; i < fs->n; i++) {
-			const struct barriers_finding *x = &fs->items[i];
-			if ((x->severity == BARRIERS_ERROR) != (pass == 0) || shown >= max)
-				continue;
-			shown++;
-			if (x->file[0])
-				fprintf(f, "%s:%u: ", x->file, x->line);
-			fprintf(f, "%s: %s%s\n  why: %s\n",
-				x->severity == BARRIERS_ERROR ? "error" : "warning",
-				x->intra_warp ? "(inside one warp) " : "", x->message,
-				x->idea ? x->idea : "");
+	unsigned *order = malloc((fs->n ? fs->n : 1) * sizeof(unsigned)), n = 0;
+	if (!order)
+		return;
+	for (unsigned r = 0; r < 8; r++) /* a stable order: the same rank keeps its order */
+		for (unsigned i = 0; i < fs->n; i++)
+			if (rank(with_gap(fs, &fs->items[i])) == r)
+				order[n++] = i;
+	const char *said[8]; /* the ideas already explained */
+	unsigned nsaid = 0;
+	for (unsigned k = 0; k < n && k < max; k++) {
+		const struct barriers_finding *x = &fs->items[order[k]];
+		if (x->file[0])
+			fprintf(f, "%s:%u: ", x->file, x->line);
+		fprintf(f, "%s: %s%s\n", x->severity == BARRIERS_ERROR ? "error" : "warning",
+			x->intra_warp ? "(inside one warp) " : "", x->message);
+		const char *idea = with_gap(fs, x)->idea;
+		unsigned j = 0;
+		while (j < nsaid && said[j] != idea)
+			j++;
+		if (idea && j == nsaid) {
+			fprintf(f, "  why: %s\n", idea);
+			if (nsaid < sizeof said / sizeof said[0])
+				said[nsaid++] = idea;
 		}
 	}
+	free(order);
 	if (fs->n > max)
 		fprintf(f, "... and %u more\n", fs->n - max);
 }
@@ -675,6 +932,7 @@ int barriers_grade(const struct barriers_context *ctx, const struct spec_check *
 	else
 		analysed = true;
 	long launches = dynamic_checks(ctx, c, &fs, nf);
+	barriers_show_shapes(&fs, ctx->student_source);
 	fclose(nf);
 	/* Issue 14: no finding is a pass only where something was looked at: a run that
 	 * launched no kernel had no barrier to reach, and without the PTX nor a run

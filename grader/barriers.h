@@ -44,6 +44,16 @@ struct barriers_finding {
 	char message[640];       /* one sentence */
 	const char *idea;        /* the PMPP idea behind it (static text) */
 	char source[24];         /* "static", "emulator", "racecheck", "synccheck" */
+	/* emulator hazards: where the barrier is missing (emu/race.h, enum race_gap):
+	 * "between" (in one pass, from gap_line on), "loop" (before a loop's next pass),
+	 * "" unknown; and the shared element, to show it with the array's own indices */
+	char gap[12];
+	unsigned gap_line;
+	bool gap_from_write;     /* "between": the gap runs from the write to the read */
+	char var[64];
+	long long index;         /* the element (in units of size), -1 unknown */
+	unsigned size;
+	unsigned long long var_bytes; /* the array's size, 0 unknown */
 };
 
 struct barriers_findings {
@@ -73,8 +83,18 @@ unsigned barriers_scan_events(const char *path, struct barriers_findings *out);
 unsigned barriers_scan_sanitizer(const char *output, const char *tool,
 				 struct barriers_findings *out);
 
-/* Writes the findings for a student: "file:line: error: message" then the idea,
- * at most max of them, then how many more. */
+/* Rewrites the shared elements the findings name flat (Bs[32]) with the indices of the
+ * array's declaration in the student's source (Bs[2][0] for __shared__ float
+ * Bs[TILE][TILE] with TILE 16, from a #define or a const). source NULL: nothing. */
+void barriers_show_shapes(struct barriers_findings *fs, const char *source);
+
+/* Writes the findings for a student, what to fix first first: barriers that not every
+ * thread reaches, then hazards by the barrier they miss (in one pass before between
+ * passes), the other errors, the barrier count, a result that depends on the warp
+ * order, then warnings. Each is "file:line: error: message" then the idea (once: a
+ * later finding with the same idea omits it; racecheck's hazard between the same lines
+ * as the emulator's gets the emulator's advice), at most max of them, then how many
+ * more. */
 void barriers_format(FILE *f, const struct barriers_findings *fs, unsigned max);
 
 /* What the check needs of the grading run. */
@@ -90,6 +110,8 @@ struct barriers_context {
 	uint64_t seed;           /* the grading's seed (datagen_request_file) */
 	unsigned timeout_ms;     /* per run of the student program */
 	struct subrun *runs;     /* how the programs run (sandbox, fail fast) */
+	const char *student_source; /* the submission, for the shapes of its shared arrays;
+				  * NULL: elements are shown flat */
 	/* gpu: the twin's run under the race checker on the check's dataset, made already
 	 * (grade.c shares it with memcheck): its result file (events: that path and
 	 * ".events") and how it ended; NULL: the check runs it itself */

@@ -773,6 +773,7 @@ static int grade_barriers(struct grading *g, const struct spec_check *c)
 	struct barriers_context ctx = {
 		.spec = g->spec, .backend = g->backend, .student = &g->prog, .tmp = g->box,
 		.seed = g->report->seed, .timeout_ms = lab_timeout_ms(g->spec), .runs = &g->runs,
+		.student_source = g->source,
 	};
 	ctx.emu_twin = emu_twin(g);
 	const struct twin_run *t = twin_race_run(g, check_dataset(g->spec, c));

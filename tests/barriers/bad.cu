@@ -37,7 +37,7 @@ extern "C" __global__ void mm_no_second_sync(const float *M, const float *N, flo
 	for (int ph = 0; ph < n / TILE; ph++) {
 		Mds[ty][tx] = M[row * n + ph * TILE + tx];
 		Nds[ty][tx] = N[(ph * TILE + ty) * n + col]; // MARK:mm2_write
-		__syncthreads();
+		__syncthreads(); // MARK:mm2_bar
 		for (int k = 0; k < TILE; k++)
 			v += Mds[ty][k] * Nds[k][tx]; // MARK:mm2_read
 	}

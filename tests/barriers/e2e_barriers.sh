@@ -58,6 +58,24 @@ expect() {
 
 line() { grep -n "$2" "$src/kernels/$lab/$1" | head -1 | cut -d: -f1; }
 
+# leads TEXT...: in the block the last expect graded, the first finding (its line and its
+# "why") says each TEXT (issue 18: the first message gives the right fix); `!TEXT`: the
+# whole block lacks it
+leads() {
+	first=$(printf '%s\n' "$out" | awk '/ error: /{n++} n==1{print} /why:/ && n==1{exit}')
+	for t in "$@"; do
+		case $t in
+		!*) printf '%s\n' "$out" | grep -qF -- "${t#!}" || continue ;;
+		*) printf '%s\n' "$first" | grep -qF -- "$t" && continue ;;
+		esac
+		echo "FAIL: $sub: the first finding should say '$t' (! = nowhere):"
+		printf '%s\n' "$out"
+		status=1
+		return
+	done
+	echo "ok   $sub leads with the right barrier"
+}
+
 expect solution.cu PASS "no barrier misuse" "__syncthreads() at lines"
 f=wrong/barrier-in-boundary-if.cu
 expect $f FAIL "barrier-in-boundary-if.cu:" "which depends on threadIdx" "PMPP ch. 4 and 5"
@@ -65,6 +83,9 @@ f=wrong/missing-first-barrier.cu
 expect $f FAIL "missing-first-barrier.cu:" "has 1 __syncthreads() but this lab's algorithm needs at least 2" \
 	"with no __syncthreads() between" "line $(line $f 'Bs\[ty\]\[tx\] =')" \
 	"line $(line $f 'sum += ')"
+leads "first barrier" "!__syncwarp" "!later pass"
 f=wrong/missing-second-barrier.cu
 expect $f FAIL "missing-second-barrier.cu:" "has 1 __syncthreads()"
+leads "later pass of the loop" "end of the loop body" "][" "!first barrier" "!__syncwarp" \
+	"!Bs[32]"
 exit $status

@@ -132,6 +132,34 @@ static const struct race_finding *find(const struct race_tracker *t, int k, int 
 	return NULL;
 }
 
+/* No finding of a hazard inside one warp: where a hazard between warps names the
+ * missing __syncthreads(), "__syncwarp()" would be the wrong advice (issue 18). */
+static void assert_no_intra_warp(const struct race_tracker *t)
+{
+	for (unsigned i = 0; i < race_nfindings(t); i++) {
+		const struct race_finding *f = race_finding_at(t, i);
+		if (f->kind <= RACE_WAW && f->intra_warp)
+			fail_msg("a hazard inside one warp at line %u: %s", f->line2, f->message);
+	}
+}
+
+/* Every hazard between warps has its barrier missing at gap (from line a to line b). */
+static void assert_gaps(const struct race_tracker *t, enum race_gap gap, unsigned a,
+			unsigned b)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < race_nfindings(t); i++) {
+		const struct race_finding *f = race_finding_at(t, i);
+		if (f->kind > RACE_WAW || f->intra_warp)
+			continue;
+		n++;
+		if (f->gap != gap || f->gap_line1 != a || f->gap_line2 != b)
+			fail_msg("%s: gap %s %u-%u, want %s %u-%u", f->message, race_gap_name(f->gap),
+				 f->gap_line1, f->gap_line2, race_gap_name(gap), a, b);
+	}
+	assert_true(n > 0);
+}
+
 /* A hazard between lines a and b in either order (which access comes first depends
  * on the warp schedule: RAW one way, WAR the other). */
 static const struct race_finding *find_pair(const struct race_tracker *t, int intra,
@@ -287,6 +315,13 @@ static void test_mm_no_first_sync(void **state)
 	assert_non_null(strstr(js, "\"event\":\"finding\""));
 	assert_non_null(strstr(js, f->kind == RACE_RAW ? "\"kind\":\"raw\"" : "\"kind\":\"war\""));
 	assert_non_null(strstr(js, "\"file\":\"bad.cu\""));
+	assert_non_null(strstr(js, "\"var_bytes\":1024"));
+	/* issue 18: whichever access came first, the barrier missing is the one between
+	 * filling the tile and reading it, and it covers the hazards inside one warp too */
+	assert_gaps(t, RACE_GAP_BETWEEN, mark("mm1_write"), mark("mm1_read"));
+	assert_true(f->gap_from_write);
+	assert_non_null(strstr(js, "\"missing_barrier\":\"between\""));
+	assert_no_intra_warp(t);
 	race_free(t);
 	mm_free(buf);
 }
@@ -301,6 +336,17 @@ static void test_mm_no_second_sync(void **state)
 	const struct race_finding *f = find_pair(t, 0, mark("mm2_read"), mark("mm2_write"));
 	assert_non_null(f);
 	assert_int_equal(f->write1 + f->write2, 1);
+	/* issue 18: the barrier missing is the one after the reads, before the next pass
+	 * overwrites the tile (not the first one, which is there) */
+	assert_gaps(t, RACE_GAP_LOOP, mark("mm2_read"), mark("mm2_write"));
+	assert_int_equal(f->bar_line, mark("mm2_bar"));
+	assert_true(f->loop_first <= mark("mm2_write") && f->loop_last >= mark("mm2_read"));
+	assert_non_null(strstr(f->message, "already in a later pass of the loop"));
+	assert_non_null(strstr(f->message, "no __syncthreads() between"));
+	char js[2048];
+	race_finding_json(f, js, sizeof js);
+	assert_non_null(strstr(js, "\"missing_barrier\":\"loop\""));
+	assert_no_intra_warp(t);
 	race_free(t);
 	mm_free(buf);
 }
@@ -371,6 +417,10 @@ static void test_reduce_no_sync(void **state)
 	assert_true(f->kind == RACE_RAW || f->kind == RACE_WAR);
 	assert_int_equal(f->line1, mark("red_rw"));
 	assert_string_equal(f->var, "s");
+	/* issue 18: a step reads what the previous one has not finished: the barrier per
+	 * step of the loop; the same statement inside one warp needs no __syncwarp() advice */
+	assert_gaps(t, RACE_GAP_LOOP, mark("red_rw"), mark("red_rw"));
+	assert_no_intra_warp(t);
 	race_free(t);
 	devmem_free(in);
 	devmem_free(out);
@@ -393,6 +443,9 @@ static void test_ks_inplace(void **state)
 	assert_true(f->kind == RACE_RAW || f->kind == RACE_WAR);
 	/* across warps (stride >= 32) the hazard is a block-level one */
 	assert_non_null(find(t, -1, 0, mark("ks_rw")));
+	/* issue 18: in one step, between the read of the neighbour and the write */
+	assert_gaps(t, RACE_GAP_BETWEEN, mark("ks_rw"), mark("ks_rw"));
+	assert_false(find(t, -1, 0, mark("ks_rw"))->gap_from_write);
 	race_free(t);
 	devmem_free(x);
 	devmem_free(y);
@@ -422,6 +475,10 @@ static void test_hist_plain(void **state)
 	assert_non_null(f);
 	assert_string_equal(f->var, "bins");
 	assert_int_equal(f->line1, mark("hist_inc"));
+	/* issue 18: one statement that loses updates in any pass, not a barrier missing
+	 * between passes of the loop (the threads are in different passes too) */
+	assert_gaps(t, RACE_GAP_BETWEEN, mark("hist_inc"), mark("hist_inc"));
+	assert_no_intra_warp(t);
 	race_free(t);
 	devmem_free(d);
 	devmem_free(h);

@@ -15,6 +15,9 @@
 #include <cmocka.h>
 
 #include "barriers.h"
+#include "exec.h"
+#include "ptx.h"
+#include "race.h"
 #include "spec.h"
 
 static const char *g_bad, *g_good, *g_bad_cu;
@@ -265,6 +268,180 @@ static void test_events(void **state)
 	assert_int_equal(barriers_scan_events(path, &fs), 0);
 }
 
+/* barriers_format(fs, max) as a string (free it). */
+static char *formatted(const struct barriers_findings *fs, unsigned max)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	assert_non_null(m);
+	barriers_format(m, fs, max);
+	fclose(m);
+	return text;
+}
+
+/* Runs kernel name of the known-bad PTX (16x16 blocks, 2x2 grid, 32x32 matrices) under
+ * the emulator's race checker and writes its findings as events to path. */
+static void race_events(const char *name, const char *path)
+{
+	struct ptx_module *m;
+	char err[512];
+	if (ptx_module_load_file(g_bad, &m, err, sizeof err))
+		fail_msg("%s", err);
+	const struct ptx_kernel *k = ptx_module_kernel(m, name);
+	assert_non_null(k);
+	int n = 32;
+	devaddr_t buf[3];
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(devmem_alloc(n * n * 4, DEVMEM_GLOBAL, "test buffer", &buf[i]), 0);
+		memset(devmem_host(buf[i], n * n * 4), 0, n * n * 4);
+	}
+	void *args[] = { &buf[0], &buf[1], &buf[2], &n };
+	struct emu_launch l = { m, k, { 2, 2, 1 }, { 16, 16, 1 }, 0, args };
+	struct race_tracker *t = race_new(&l);
+	assert_non_null(t);
+	struct emu_fault fault = { 0 };
+	assert_int_equal(race_run(t, &fault), 0);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	for (unsigned i = 0; i < race_nfindings(t); i++) {
+		char js[2048];
+		race_finding_json(race_finding_at(t, i), js, sizeof js);
+		fprintf(f, "%s\n", js);
+	}
+	fclose(f);
+	race_free(t);
+	for (int i = 0; i < 3; i++)
+		devmem_free(buf[i]);
+	ptx_module_free(m);
+}
+
+/* What the student reads for kernel name with min_barriers 2: the static count and
+ * the emulator's findings, formatted. */
+static char *lab05_text(const char *name)
+{
+	char path[] = "/tmp/test_grader_barriers_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	race_events(name, path);
+	struct barriers_findings fs = { 0 };
+	char err[256];
+	assert_int_equal(barriers_static(g_bad, name, 2, false, &fs, err, sizeof err), 0);
+	assert_true(barriers_scan_events(path, &fs) > 0);
+	unlink(path);
+	char *text = formatted(&fs, 10);
+	barriers_findings_release(&fs);
+	return text;
+}
+
+/* Issue 18: the first finding gives the right fix. Without the second barrier the
+ * findings lead with the one at the end of the loop body, never "the first barrier"
+ * (which is there), and no __syncwarp() remark; without the first, with the first. */
+static void test_order_tiled(void **state)
+{
+	(void)state;
+	char *text = lab05_text("mm_no_second_sync");
+	if (getenv("BARRIERS_DUMP"))
+		fprintf(stderr, "%s", text);
+	const char *first = strstr(text, ": error: ");
+	assert_non_null(first);
+	assert_non_null(strstr(first, "already in a later pass of the loop"));
+	assert_true(strstr(first, "already in a later pass") < strchr(first, '\n'));
+	assert_non_null(strstr(text, "at the end of the loop body"));
+	assert_true(strstr(text, "at the end of the loop body") < strstr(text, "has 1 __syncthreads()"));
+	assert_null(strstr(text, "first barrier"));
+	assert_null(strstr(text, "__syncwarp"));
+	/* the idea is explained once */
+	assert_null(strstr(strstr(text, "end of the loop body") + 1, "end of the loop body"));
+	free(text);
+	text = lab05_text("mm_no_first_sync");
+	first = strstr(text, ": error: ");
+	assert_non_null(first);
+	const char *why = strstr(first, "why: ");
+	assert_non_null(why);
+	assert_true(why < strstr(why, "first barrier"));
+	assert_true(strstr(why, "first barrier") < strchr(why, '\n'));
+	assert_null(strstr(text, "__syncwarp"));
+	free(text);
+}
+
+/* Racecheck's hazard between the same lines as the emulator's gets its advice and
+ * rank: the racecheck RAW of a missing second barrier is not told "first barrier". */
+static void test_racecheck_takes_gap(void **state)
+{
+	(void)state;
+	struct barriers_findings fs = { 0 };
+	const char *out =
+		"========= Error: Race reported between Write access at k+0x2c0 in /u/bad.cu:39\n"
+		"=========     and Read access at k+0x3a0 in /u/bad.cu:42 [7680 hazards]\n";
+	assert_int_equal(barriers_scan_sanitizer(out, "racecheck", &fs), 1);
+	char path[] = "/tmp/test_grader_barriers_XXXXXX";
+	FILE *f = fdopen(mkstemp(path), "w");
+	assert_non_null(f);
+	fputs("{\"event\":\"finding\",\"check\":\"race\",\"kind\":\"war\",\"severity\":\"error\","
+	      "\"intra_warp\":false,\"file\":\"bad.cu\",\"line\":39,\"other_file\":\"bad.cu\","
+	      "\"other_line\":42,\"missing_barrier\":\"loop\",\"gap_lines\":[42,39],"
+	      "\"gap_from\":\"read\",\"message\":\"emulator\"}\n", f);
+	fclose(f);
+	assert_int_equal(barriers_scan_events(path, &fs), 1);
+	unlink(path);
+	char *text = formatted(&fs, 10);
+	assert_null(strstr(text, "first barrier"));
+	assert_non_null(strstr(text, "end of the loop body"));
+	free(text);
+	barriers_findings_release(&fs);
+}
+
+/* Shared elements shown with the indices of their declaration (issue 18). */
+static void test_shapes(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/test_grader_shapes_XXXXXX.cu";
+	FILE *f = fdopen(mkstemps(path, 3), "w");
+	assert_non_null(f);
+	fputs("#define TILE_WIDTH 16\n"
+	      "#define SQ(x) ((x) * (x))\n"
+	      "const int W = 8;\n"
+	      "template <int T> __global__ void t(float *o) { __shared__ float Ts[T][T]; }\n"
+	      "__global__ void k(float *o)\n{\n"
+	      "    __shared__ float As[TILE_WIDTH][TILE_WIDTH]; // not Bs[32]\n"
+	      "    __shared__ int Cs[2 * W][W + 1u], x_s[256];\n"
+	      "}\n", f);
+	fclose(f);
+	struct { const char *var; long long index; unsigned long long bytes; const char *want; } c[] = {
+		{ "As", 32, 1024, "As[2][0]" },     /* #define */
+		{ "As", 255, 1024, "As[15][15]" },
+		{ "Ts", 17, 256, "Ts[2][1]" },      /* a template parameter: the square root */
+		{ "Cs", 10, 576, "Cs[1][1]" },      /* const int */
+		{ "x_s", 5, 1024, "x_s[5]" },       /* one dimension: as it is */
+		{ "As", 3, 4096, "As[3]" },         /* another size: not this declaration */
+	};
+	struct barriers_findings fs = { 0 };
+	fs.n = fs.cap = sizeof c / sizeof c[0];
+	fs.items = calloc(fs.n, sizeof *fs.items);
+	assert_non_null(fs.items);
+	for (unsigned i = 0; i < fs.n; i++) {
+		struct barriers_finding *x = &fs.items[i];
+		snprintf(x->var, sizeof x->var, "%s", c[i].var);
+		x->index = c[i].index;
+		x->size = 4;
+		x->var_bytes = c[i].bytes;
+		snprintf(x->message, sizeof x->message, "thread (0,2,0) read %s[%lld] at line 31",
+			 c[i].var, c[i].index);
+	}
+	barriers_show_shapes(&fs, path);
+	for (unsigned i = 0; i < fs.n; i++) {
+		char want[160];
+		snprintf(want, sizeof want, "thread (0,2,0) read %s at line 31", c[i].want);
+		assert_string_equal(fs.items[i].message, want);
+	}
+	barriers_show_shapes(&fs, "/nonexistent.cu"); /* unreadable: left as it is */
+	assert_string_equal(fs.items[0].message, "thread (0,2,0) read As[2][0] at line 31");
+	barriers_findings_release(&fs);
+	unlink(path);
+}
+
 static void test_racecheck(void **state)
 {
 	(void)state;
@@ -374,6 +551,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_racecheck),
 		cmocka_unit_test(test_synccheck),
+		cmocka_unit_test(test_order_tiled),
+		cmocka_unit_test(test_racecheck_takes_gap),
+		cmocka_unit_test(test_shapes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
