@@ -146,10 +146,10 @@ cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sh
 
 /* ---- launching ------------------------------------------------------------------ */
 
-static double rt_now_ms(void)
+static double rt_clock_ms(clockid_t clock)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
@@ -280,7 +280,7 @@ static void rt_launch_run(void *arg)
 	struct rt_function *f = op->f;
 	if (rt_async_skipping()) { /* a fault before it: a GPU runs nothing more */
 		rt_report_launch(f->name, f->mangled, op->grid, op->block, op->shmem,
-				 rt_error_device(), 0.0, 0);
+				 rt_error_device(), NULL);
 		free(op);
 		return;
 	}
@@ -294,13 +294,18 @@ static void rt_launch_run(void *arg)
 	};
 	struct emu_fault fault;
 	memset(&fault, 0, sizeof fault);
-	double t0 = rt_now_ms();
-	uint64_t i0 = emu_thread_instructions(); /* launches run one at a time, here */
+	/* launches run one at a time, here; the host's own CPU time while it runs is
+	 * counted too (it mostly waits) */
+	struct rt_launch_cost cost = {-rt_clock_ms(CLOCK_MONOTONIC),
+				      -rt_clock_ms(CLOCK_PROCESS_CPUTIME_ID),
+				      emu_thread_instructions()};
 	rt_prov_launch_begin(); /* issue 14: whose work the results are */
 	int rc = op->cooperative ? rt_launch_cooperative(&l, &fault, f->name)
 				 : rt_race_run(&l, &fault, f->name); /* issue 6: PMPPLAB_EMU_RACECHECK */
 	rt_prov_launch_end();
-	double ms = rt_now_ms() - t0;
+	cost.ms += rt_clock_ms(CLOCK_MONOTONIC);
+	cost.cpu_ms += rt_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
+	cost.insns = emu_thread_instructions() - cost.insns;
 	cudaError_t e = cudaSuccess;
 	if (rc != 0 && fault.kind == EMU_OK) {
 		/* refused before running (the interpreter's own limits): a GPU would have
@@ -314,8 +319,7 @@ static void rt_launch_run(void *arg)
 		rt_explain_fault_args(f, op->args, &fault, note, sizeof note);
 		rt_report_kernel_fault(f->name, &fault, e, note);
 	}
-	rt_report_launch(f->name, f->mangled, op->grid, op->block, op->shmem, e, ms,
-			 emu_thread_instructions() - i0);
+	rt_report_launch(f->name, f->mangled, op->grid, op->block, op->shmem, e, &cost);
 	if (e)
 		rt_error_set_pending(e);
 	free(op);
@@ -327,7 +331,7 @@ static cudaError_t rt_launch(struct rt_function *f, dim3 grid, dim3 block, void 
 	cudaError_t e = rt_error_enter();
 	if (e) {
 		if (f)
-			rt_report_launch(f->name, f->mangled, grid, block, shmem, e, 0.0, 0);
+			rt_report_launch(f->name, f->mangled, grid, block, shmem, e, NULL);
 		return e;
 	}
 	if (!f) /* not a kernel: CUDA 13 says "invalid resource handle" (measured) */
@@ -336,14 +340,14 @@ static cudaError_t rt_launch(struct rt_function *f, dim3 grid, dim3 block, void 
 		return rt_error_set(cudaErrorInvalidResourceHandle);
 	e = rt_registry_resolve(f);
 	if (e) {
-		rt_report_launch(f->name, f->mangled, grid, block, shmem, e, 0.0, 0);
+		rt_report_launch(f->name, f->mangled, grid, block, shmem, e, NULL);
 		return rt_error_set(e);
 	}
 	size_t static_shmem = ptx_kernel_static_shared(f->kernel);
 	enum rt_cfg_problem p = rt_launch_check(grid, block, static_shmem, shmem, f->max_dyn_shmem);
 	if (p != RT_CFG_OK) {
 		rt_explain_cfg(f, p, grid, block, static_shmem, shmem);
-		rt_report_launch(f->name, f->mangled, grid, block, shmem, rt_cfg_codes[p], 0.0, 0);
+		rt_report_launch(f->name, f->mangled, grid, block, shmem, rt_cfg_codes[p], NULL);
 		return rt_error_set(rt_cfg_codes[p]);
 	}
 

@@ -346,13 +346,12 @@ void rt_report_kernel_fault(const char *kernel, const struct emu_fault *f, cudaE
 static struct rt_kernel_stat {
 	const char *name;
 	unsigned launches;
-	double ms;
-	uint64_t insns;
+	struct rt_launch_cost cost;
 } rt_stats[64];
 static struct rt_kernel_stat rt_stats_total;
 static pthread_mutex_t rt_stats_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void rt_stats_add(const char *kernel, double ms, uint64_t insns)
+static void rt_stats_add(const char *kernel, const struct rt_launch_cost *c)
 {
 	pthread_mutex_lock(&rt_stats_lock);
 	struct rt_kernel_stat *s = NULL;
@@ -363,8 +362,9 @@ static void rt_stats_add(const char *kernel, double ms, uint64_t insns)
 	for (int i = 0; i < 2 && add[i]; i++) {
 		add[i]->name = kernel;
 		add[i]->launches++;
-		add[i]->ms += ms;
-		add[i]->insns += insns;
+		add[i]->cost.ms += c->ms;
+		add[i]->cost.cpu_ms += c->cpu_ms;
+		add[i]->cost.insns += c->insns;
 	}
 	pthread_mutex_unlock(&rt_stats_lock);
 }
@@ -372,7 +372,7 @@ static void rt_stats_add(const char *kernel, double ms, uint64_t insns)
 static int rt_stats_by_time(const void *a, const void *b)
 {
 	const struct rt_kernel_stat *x = a, *y = b;
-	return (x->ms < y->ms) - (x->ms > y->ms);
+	return (x->cost.ms < y->cost.ms) - (x->cost.ms > y->cost.ms);
 }
 
 void rt_report_stats(void)
@@ -383,25 +383,30 @@ void rt_report_stats(void)
 	pthread_mutex_lock(&rt_stats_lock);
 	const struct rt_kernel_stat *t = &rt_stats_total;
 	fflush(stdout);
-	fprintf(stderr, "pmpplab emu: %llu thread-instructions in %u launches, %.3f s in kernels\n",
-		(unsigned long long)t->insns, t->launches, t->ms / 1e3);
+	fprintf(stderr, "pmpplab emu: %llu thread-instructions in %u launches, %.3f s in kernels, "
+		"%.3f s CPU\n", (unsigned long long)t->cost.insns, t->launches, t->cost.ms / 1e3,
+		t->cost.cpu_ms / 1e3);
 	size_t n = 0;
 	while (n < sizeof rt_stats / sizeof rt_stats[0] && rt_stats[n].name)
 		n++;
 	qsort(rt_stats, n, sizeof rt_stats[0], rt_stats_by_time);
 	for (size_t i = 0; i < n && i < 5; i++) {
 		const struct rt_kernel_stat *s = &rt_stats[i];
-		fprintf(stderr, "pmpplab emu:   %-40.40s %6u launches %10.3f s %14llu insns %8.2f M/s\n",
-			s->name, s->launches, s->ms / 1e3,
-			(unsigned long long)s->insns, s->ms > 0 ? (double)s->insns / s->ms / 1e3 : 0.0);
+		const struct rt_launch_cost *c = &s->cost;
+		fprintf(stderr, "pmpplab emu:   %-40.40s %6u launches %10.3f s %10.3f s CPU %14llu insns "
+			"%8.2f M/CPU s\n", s->name, s->launches, c->ms / 1e3, c->cpu_ms / 1e3,
+			(unsigned long long)c->insns, c->cpu_ms > 0 ? (double)c->insns / c->cpu_ms / 1e3 : 0.0);
 	}
 	pthread_mutex_unlock(&rt_stats_lock);
 }
 
 void rt_report_launch(const char *kernel, const char *entry, dim3 grid, dim3 block,
-		      size_t shmem, cudaError_t status, double ms, uint64_t insns)
+		      size_t shmem, cudaError_t status, const struct rt_launch_cost *cost)
 {
-	rt_stats_add(kernel, ms, insns);
+	static const struct rt_launch_cost none;
+	if (!cost)
+		cost = &none;
+	rt_stats_add(kernel, cost);
 	rt_report_init();
 	if (rt_events_fd < 0)
 		return;
@@ -413,8 +418,8 @@ void rt_report_launch(const char *kernel, const char *entry, dim3 grid, dim3 blo
 			 "\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"shmem\":%zu,\"status\":\"%s\","
 			 "\"ms\":%.3f,\"insns\":%llu}\n",
 			 esc_kernel, esc_entry, grid.x, grid.y, grid.z, block.x, block.y, block.z, shmem,
-			 status == cudaSuccess ? "ok" : rt_error_name(status), ms,
-			 (unsigned long long)insns);
+			 status == cudaSuccess ? "ok" : rt_error_name(status), cost->ms,
+			 (unsigned long long)cost->insns);
 	if (n > 0)
 		rt_event_write(line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }

@@ -38,15 +38,21 @@ void rt_report_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 void rt_report_kernel_fault(const char *kernel, const struct emu_fault *f, cudaError_t err,
 			    const char *note);
 
-/* One "launch" event (no stderr output). status cudaSuccess prints "ok"; insns is the
- * thread-instructions the launch executed. Also counted for rt_report_stats. kernel is
- * the source name shown to the student; entry the PTX entry (mangled) name, which alone
- * tells two instantiations of a template kernel apart (the optimisations check). */
+/* What a launch cost: wall and process CPU milliseconds, thread-instructions. */
+struct rt_launch_cost {
+	double ms, cpu_ms;
+	uint64_t insns;
+};
+
+/* One "launch" event (no stderr output). status cudaSuccess prints "ok"; cost is NULL
+ * for a launch that did not run. Also counted for rt_report_stats. kernel is the source
+ * name shown to the student; entry the PTX entry (mangled) name, which alone tells two
+ * instantiations of a template kernel apart (the optimisations check). */
 void rt_report_launch(const char *kernel, const char *entry, dim3 grid, dim3 block,
-		      size_t shmem, cudaError_t status, double ms, uint64_t insns);
+		      size_t shmem, cudaError_t status, const struct rt_launch_cost *cost);
 
 /* At exit, when $PMPPLAB_EMU_STATS is set: what the kernels cost on stderr, the total
- * ("pmpplab emu: N thread-instructions in L launches, S s in kernels") and the kernels
+ * ("pmpplab emu: N thread-instructions in L launches, S s in kernels, C s CPU") and the kernels
  * that took the most time with their rates, so a slow program shows where its time
  * goes (bench/cuda_samples.sh reads the total). */
 void rt_report_stats(void);
