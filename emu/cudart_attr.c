@@ -30,7 +30,8 @@ static size_t rt_attr_persisting;
 static struct rt_attr_stream rt_attr_defaults(cudaStream_t s)
 {
 	struct rt_attr_stream d = { .stream = s };
-	d.val[cudaLaunchAttributeSynchronizationPolicy].syncPolicy = 1; /* cudaSyncPolicyAuto */
+	/* a new stream on an H200 (CUDA 13.0) answers -1: no policy set, not cudaSyncPolicyAuto */
+	d.val[cudaLaunchAttributeSynchronizationPolicy].syncPolicy = -1;
 	d.val[cudaLaunchAttributeMemSyncDomainMap].memSyncDomainMap.remote = 1;
 	return d;
 }
