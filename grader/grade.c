@@ -341,7 +341,12 @@ static void report_run_failure(struct grading *g, const char *label, const struc
 			   how, head);
 		return;
 	}
-	if (res->status == RUNNER_TIMEOUT)
+	/* The emulator names the kernel it stopped (exec_stuck.c); a timeout without that
+	 * line on the emulator is the host code's: a kernel hint would mislead. */
+	if (res->status == RUNNER_TIMEOUT && g->backend == BACKEND_EMU &&
+	    !(res->err && strstr(res->err, "did not finish in time")))
+		advice = "\nNo kernel was running when it was stopped: the host code did not finish. A host loop that never ends, a wait for input that never comes (sleep, reading stdin), or a process that keeps starting others does this.";
+	else if (res->status == RUNNER_TIMEOUT)
 		advice = "\nA loop that never ends, or a __syncthreads() that not every thread of the block reaches, keeps a kernel running forever.";
 	else if (res->status == RUNNER_SIGNALED)
 		advice = "\nThe host code crashed. Dereferencing a device pointer (one set by cudaMalloc) on the host, or a host buffer too small for a cudaMemcpy, does this.";
