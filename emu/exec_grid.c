@@ -189,7 +189,7 @@ static int grid_hung_fault(struct block *b)
 			w = &b->warps[i];
 	const struct simt_entry *e = &w->stack[w->sp - 1];
 	const struct ptx_insn *in = &w->frames[w->nframes - 1].f->code[e->pc];
-	unsigned lane = (unsigned)__builtin_ctz(e->mask & w->live ? e->mask & w->live : 1);
+	unsigned lane = (unsigned)__builtin_ctz((e->mask & w->live) ? (e->mask & w->live) : 1);
 	unsigned waiting = atomic_load(&G->parked), ended = atomic_load(&G->ended);
 	unsigned first = atomic_load(&G->first_ended);
 	const struct emu_dim3 *g = &L->l->grid;
