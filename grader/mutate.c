@@ -109,7 +109,11 @@ static void worker(struct mutate_run *m, size_t k)
 	struct report *rep = NULL;
 	struct diag_list diags;
 	diag_list_init(&diags);
-	if (!text || fs_write_atomic(path, text, len) < 0)
+	char *slash = strrchr(path, '/');
+	*slash = '\0';
+	int made = paths_mkdirs(path);
+	*slash = '/';
+	if (!text || made < 0 || fs_write_atomic(path, text, len) < 0)
 		snprintf(r.why, sizeof(r.why), "cannot write %s", path);
 	else if (grade_lab(m->spec, &go, &rep, &diags) < 0)
 		snprintf(r.why, sizeof(r.why), "could not grade: %s",
@@ -125,9 +129,12 @@ static void worker(struct mutate_run *m, size_t k)
 	free(text);
 }
 
+/* Each mutant alone in a folder of its own: a submission's build copies the source files
+ * of its folder (incl.h, at most 256 of them), and hundreds of mutants side by side left
+ * the one being graded out of the copy: "No such file", counted as stillborn. */
 void mutate_paths(const struct mutate_run *m, size_t id, char *src, char *res)
 {
-	snprintf(src, PATH_MAX, "%s/m%03zu.cu", m->work, id);
+	snprintf(src, PATH_MAX, "%s/m%03zu/m%03zu.cu", m->work, id, id);
 	snprintf(res, PATH_MAX, "%s/m%03zu.result", m->work, id);
 }
 

@@ -60,7 +60,8 @@ struct mutate_run {
 	bool judged_stale;        /* an entry matched no mutant */
 };
 
-/* Mutant ID's source file and result record in the work folder (PATH_MAX each). */
+/* Mutant ID's source file (alone in its own folder) and result record in the work folder
+ * (PATH_MAX each). */
 void mutate_paths(const struct mutate_run *m, size_t id, char *src, char *res);
 
 /* Runs the solution for the proofs: every dataset graded on the emulator under two
