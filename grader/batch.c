@@ -399,13 +399,51 @@ int batch_record_error(const struct batch *b, const struct batch_student *s, con
 	return write_unscored(b, s, "error", "grading", why);
 }
 
+/* The file to grade for S. A student who is one .cu file beside the others' is graded
+ * from a copy in a folder of its own (OUT/students/NAME/src/): a build copies the source
+ * files of the submission's folder into its sandbox (incl.c), which would hand it every
+ * other student's file to read or #include, and past 256 files leave its own out.
+ * Returns the path (caller frees), or NULL with errno set. */
+static char *own_copy(const struct batch *b, const struct batch_student *s)
+{
+	char *subs = realpath(b->submissions, NULL);
+	const char *slash = strrchr(s->source, '/');
+	bool shared = subs && slash && (size_t)(slash - s->source) == strlen(subs) &&
+		      strncmp(s->source, subs, strlen(subs)) == 0;
+	free(subs);
+	if (!shared)
+		return strdup(s->source);
+	char *dir = NULL, *copy = NULL;
+	if (asprintf(&dir, "%s/students/%s/src", b->out, s->name) < 0)
+		return NULL;
+	int rc = asprintf(&copy, "%s%s", dir, slash) < 0 ? -ENOMEM : make_dirs(dir);
+	if (rc == 0) {
+		unlink(copy); /* left by a grading that was stopped: the source may have changed */
+		rc = fs_copy_new(s->source, copy);
+	}
+	free(dir);
+	if (rc < 0) {
+		free(copy);
+		errno = -rc;
+		return NULL;
+	}
+	return copy;
+}
+
 int batch_grade_one(const struct batch *b, const struct lab_spec *spec,
 		    const struct batch_student *s)
 {
 	if (s->problem)
 		return write_unscored(b, s, "invalid", "submission", s->problem);
 	double t0 = now_s();
-	struct grade_opts o = { .backend = b->backend, .submission = s->source, .seed = b->seed,
+	char *source = own_copy(b, s);
+	if (!source) {
+		char why[PATH_MAX + 128];
+		snprintf(why, sizeof(why), "cannot copy %s into %s/students/%s/src: %s", s->source,
+			 b->out, s->name, strerror(errno));
+		return write_unscored(b, s, "error", "grading", why);
+	}
+	struct grade_opts o = { .backend = b->backend, .submission = source, .seed = b->seed,
 				.quick = b->quick };
 	struct report *r = NULL;
 	struct diag_list diags;
@@ -428,6 +466,7 @@ int batch_grade_one(const struct batch *b, const struct lab_spec *spec,
 	}
 	report_free(r);
 	diag_list_release(&diags);
+	free(source);
 	return rc;
 }
 

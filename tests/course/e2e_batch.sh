@@ -1,6 +1,6 @@
 #!/bin/bash
 # A class batch end to end on the emulator: seven lab 01 submissions (a right one and its
-# copy, wrong ones, one that never launches a kernel, one that does not compile, a
+# copy, wrong ones, one that never launches a kernel, one that includes another's file, a
 # folder without a .cu), graded with -j 2 into grades.csv, report.md, report.html and
 # junit.xml. Then the same batch again, with one worker killed (the batch goes on and
 # records an error) and the whole batch killed with SIGKILL half-way: started again, it
@@ -20,7 +20,9 @@ cp "$k/wrong/no-bounds-guard.cu" "$cls/bob.cu"
 cp "$root/tests/course/fixtures/host-only.cu" "$cls/dan.cu"
 echo "notes" >"$cls/erin/README.txt"
 cp "$k/wrong/grid-integer-division.cu" "$cls/frank/src/vecadd.cu"
-cp "$root/tests/course/fixtures/syntax-error.cu" "$cls/gina.cu"
+# gina hands in an #include of alice's file: each student's build sees only its own
+# file (a one-file student is graded from a folder of its own), so it does not compile
+printf '#include "alice.cu"\n' >"$cls/gina.cu"
 echo "not a submission" >"$cls/roster.csv"
 opts=(--grade 01-vecadd --submissions "$cls" --backend emu --quick --seed 7 -j 2)
 
