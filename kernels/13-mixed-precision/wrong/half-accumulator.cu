@@ -1,4 +1,4 @@
-// expect: correctness: not-a-multiple
+// expect: correctness: ones
 // Known-wrong (part 2): the sums are kept in half precision too, in a grid of 8 blocks
 // whose threads loop over the array. A block's count passes 2048, where half's spacing
 // is 2: adding 1 rounds back to an even number, and the counts come out wrong.
