@@ -4,7 +4,9 @@
 # fraction of cuBLAS in the same format, checked against cuBLAS FP32 (bench/tc_gemm_bench.cu).
 # Run from the repository root on a GPU machine:
 #   bench/tc_gemm_bench.sh [N...]        square sizes, default "4096 2048"
-# $TC_ARCH: nvcc's -arch (default sm_90); $TC_BUDGET: seconds for the whole run (default
+# $TC_ARCH: nvcc's -arch (default sm_90); $TC_VARIANTS: an extended regular expression,
+# only the variants whose whole name it matches (default all; the list: the table in
+# bench/tc_gemm_variants.cuh); $TC_BUDGET: seconds for the whole run (default
 # 58): every variant is built at once, in parallel, one binary each, then run one after
 # the other in its own process (a fault stops only its own row); a row that would start
 # past the budget says so instead. Exit 77 without a GPU, 1 if a row failed or is WRONG.
@@ -15,12 +17,13 @@ if ! { [ -e /dev/nvidia0 ] || [ -e /dev/nvidiactl ]; }; then
   echo "no GPU here: skipped"; exit 77
 fi
 export PATH=$PATH:/usr/local/cuda/bin
-src=bench/tc_gemm_bench.cu
+src=bench/tc_gemm_bench.cu table=bench/tc_gemm_variants.cuh
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 
-# "index name" of each variant, from the table in the source
-sed -n 's/^ *{"\([^"]*\)".*Pick<\([0-9]*\),.*/\2 \1/p' "$src" >"$work/variants"
-[ -s "$work/variants" ] || { echo "tc_gemm_bench: no variants found in $src"; exit 1; }
+# "index name" of each variant, from the table
+sed -n 's/^ *{"\([^"]*\)".*Pick<\([0-9]*\),.*/\2 \1/p' "$table" |
+  awk -v re="^(${TC_VARIANTS:-.*})$" '$2 ~ re' >"$work/variants"
+[ -s "$work/variants" ] || { echo "tc_gemm_bench: no variants in $table${TC_VARIANTS:+ match $TC_VARIANTS}"; exit 1; }
 while read -r i name; do
   timeout $((budget * 2 / 3)) nvcc -O3 -std=c++17 -arch="${TC_ARCH:-sm_90}" -DTC_ONLY="$i" \
     -o "$work/v$i" "$src" -lcublas >"$work/build$i.log" 2>&1 &

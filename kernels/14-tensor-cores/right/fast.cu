@@ -1,10 +1,12 @@
 // Known-right, and lab 14's fast version: the solution's wmma product with what a tuned
-// GEMM adds to it (bench/gpu_bench.sh times both against cuBLAS; bench/tc_gemm_bench.cu
-// times every tiling below). What changes, and why:
+// GEMM adds to it (bench/gpu_bench.sh times both against cuBLAS; bench/tc_gemm_bench.sh
+// times every tiling below on a GPU, bench/tc_gemm_check.sh checks them on the emulator).
+// What changes, and why:
 //  - the next phase's tiles are read from global memory while the warps multiply the
 //    current ones: into registers (REGS, 2 shared stages), or with cp.async straight into
-//    one of 3-4 shared stages (ASYNC: no registers, no conversion on the way; TF32 only,
-//    each fragment rounded to TF32 after its load);
+//    one of 3-6 shared stages (ASYNC: no registers, no conversion on the way; TF32 only,
+//    rounded to TF32 after each fragment's load, or once in shared memory: FastRound);
+//  - PIPE: the next wmma step's fragments are loaded while the current ones multiply;
 //  - global reads are float4s (16 bytes a thread, 512 bytes a warp), shared writes too;
 //  - shared rows padded so that fragment loads hit 32 different banks: A's rows 16 bytes
 //    longer (TF32: 36 floats, row r starts at bank 4r), B's 32 bytes (bank 8r);
@@ -57,21 +59,30 @@ template <> struct FastPrec<true> {  // FP16: m16 n16 k16
 };
 
 enum FastCopy { REGS, ASYNC };
+// Where a TF32 operand (cp.async copies raw floats) is rounded: each fragment after its
+// load (FRAG), once in shared memory by the thread whose copy landed there (SHARED: one
+// float4 read, converted and written back, instead of every fragment load converting),
+// or not at all (NONE, for the bench only: what rounding costs; the tensor cores then
+// see float bits that TF32 does not have). REGS rounds on its way into shared memory.
+enum FastRound { ROUND_FRAG, ROUND_SHARED, ROUND_NONE };
 
 // A tiling: BM x BN of C per block, BK deep per phase, WM x WN per warp, STAGES shared
 // buffers, COPY how the next phase arrives, KU the wmma steps of a phase unrolled (0:
 // all; unrolled steps let the compiler load fragments early, but need more registers).
-// ROUND false (ASYNC, for the bench only) skips __float_to_tf32 on the fragments: what
-// the rounding costs; the tensor cores then see float bits that TF32 does not have.
+// PIPE (ASYNC): the fragments of the next wmma step are loaded while the tensor cores
+// work on the current ones (two sets in registers, every step unrolled), and the next
+// phase's first fragments too: its wait and barrier come before the phase's last step,
+// so the warps never stop with no product in flight.
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int STAGES_, FastCopy COPY_, int KU_ = 1,
-          bool ROUND_ = true>
+          FastRound ROUND_ = ROUND_FRAG, bool PIPE_ = false>
 struct FastTiling {
     static const int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, STAGES = STAGES_, KU = KU_;
-    static const bool ROUND = ROUND_;
+    static const FastRound ROUND = ROUND_;
     static const FastCopy COPY = COPY_;
+    static const bool PIPE = PIPE_;
     static const int THREADS = (BM / WM) * (BN / WN) * 32;
-    // at most 64K registers per SM: 2 blocks of 256 threads get 128 each
-    static const int MIN_BLOCKS = WM * WN <= 64 * 32 ? 2 : 1;
+    // at most 64K registers per SM: 2 blocks of 256 threads get 128 each, of 128 threads 255
+    static const int MIN_BLOCKS = WM * WN <= 64 * 32 || THREADS <= 128 ? 2 : 1;
     template <class E> struct Layout {
         static const int LDA = BK + 16 / (int)sizeof(E); // + 16 bytes: row r at bank 4r
         static const int LDB = BN + 32 / (int)sizeof(E); // + 32 bytes: row r at bank 8r
@@ -82,6 +93,8 @@ struct FastTiling {
     static_assert((BM * BK / 4) % THREADS == 0 && (BK * BN / 4) % THREADS == 0,
                   "every thread copies the same number of float4s");
     static_assert(STAGES >= 2 && (COPY == ASYNC || STAGES == 2), "REGS uses 2 stages");
+    static_assert(!PIPE || (COPY == ASYNC && BK % 16 == 0),
+                  "PIPE: cp.async, an even number of wmma steps a phase (each step's set fixed)");
 };
 
 // cp.async of 16 bytes, global to shared, around L1 (.cg), and its group operations.
@@ -118,69 +131,71 @@ tcFastKernel(const float *__restrict__ A, const float *__restrict__ B, float *__
     const float *Bb = B + (size_t)blockIdx.x * T::BN;     // the block's columns of B
     int phases = k / T::BK;
 
-    // Thread t copies float4 number t + i * THREADS of each tile: a warp reads whole rows.
-    auto aIndex = [&](int i, int ph, size_t *g, int *s) {
-        int v = t + i * T::THREADS, r = v / (T::BK / 4), c = v % (T::BK / 4) * 4;
-        *g = (size_t)r * k + ph * T::BK + c;
-        *s = r * L::LDA + c;
+    // Thread t copies float4 number t + i * THREADS of each tile: a warp reads whole rows,
+    // and a thread's float4s are A_STEP (B_STEP) rows apart. eachA(ph, f) calls f(i, its
+    // global address, its shared offset in a stage) for this thread's float4s of phase ph's
+    // tile of A: one pointer walked down the rows (addresses precomputed for every float4
+    // took registers the fragments need).
+    static_assert(T::THREADS % (T::BK / 4) == 0 && T::THREADS % (T::BN / 4) == 0, "whole rows");
+    const int A_STEP = T::THREADS / (T::BK / 4), B_STEP = T::THREADS / (T::BN / 4);
+    const int aRow = t / (T::BK / 4), aCol = t % (T::BK / 4) * 4;
+    const int bRow = t / (T::BN / 4), bCol = t % (T::BN / 4) * 4;
+    const float *Ag = Ab + (size_t)aRow * k + aCol, *Bg = Bb + (size_t)bRow * n + bCol;
+    auto eachA = [&](int ph, auto f) {
+        const float *g = Ag + ph * T::BK;
+#pragma unroll
+        for (int i = 0; i < A_VECS; ++i, g += (size_t)A_STEP * k)
+            f(i, g, (aRow + i * A_STEP) * L::LDA + aCol);
     };
-    auto bIndex = [&](int i, int ph, size_t *g, int *s) {
-        int v = t + i * T::THREADS, r = v / (T::BN / 4), c = v % (T::BN / 4) * 4;
-        *g = (size_t)(ph * T::BK + r) * n + c;
-        *s = r * L::LDB + c;
+    auto eachB = [&](int ph, auto f) {
+        const float *g = Bg + (size_t)ph * T::BK * n;
+#pragma unroll
+        for (int i = 0; i < B_VECS; ++i, g += (size_t)B_STEP * n)
+            f(i, g, (bRow + i * B_STEP) * L::LDB + bCol);
     };
+    auto stageA = [&](int ph) { return As + (unsigned)ph % T::STAGES * L::A_STAGE; };
+    auto stageB = [&](int ph) { return Bs + (unsigned)ph % T::STAGES * L::B_STAGE; };
     // generic (auto ph): instantiated only where called, under if constexpr (ASYNC)
     auto issueAsync = [&](auto ph) { // phase ph's tiles into stage ph % STAGES
         if (ph < phases) {
-            unsigned st = (unsigned)ph % T::STAGES;
-            E *as = As + st * L::A_STAGE, *bs = Bs + st * L::B_STAGE;
-            size_t g;
-            int s;
-#pragma unroll
-            for (int i = 0; i < A_VECS; ++i) {
-                aIndex(i, ph, &g, &s);
-                fastCopyAsync16(as + s, Ab + g);
-            }
-#pragma unroll
-            for (int i = 0; i < B_VECS; ++i) {
-                bIndex(i, ph, &g, &s);
-                fastCopyAsync16(bs + s, Bb + g);
-            }
+            E *as = stageA(ph), *bs = stageB(ph);
+            eachA(ph, [&](int, const float *g, int s) { fastCopyAsync16(as + s, g); });
+            eachB(ph, [&](int, const float *g, int s) { fastCopyAsync16(bs + s, g); });
         }
         fastCommit(); // an empty group past the last phase keeps the count of groups
     };
     float4 ra[T::COPY == REGS ? A_VECS : 1], rb[T::COPY == REGS ? B_VECS : 1];
     auto loadRegs = [&](auto ph) {
-        size_t g;
-        int s;
-#pragma unroll
-        for (int i = 0; i < A_VECS; ++i) {
-            aIndex(i, ph, &g, &s);
-            ra[i] = *(const float4 *)(Ab + g);
-        }
-#pragma unroll
-        for (int i = 0; i < B_VECS; ++i) {
-            bIndex(i, ph, &g, &s);
-            rb[i] = *(const float4 *)(Bb + g);
-        }
+        eachA(ph, [&](int i, const float *g, int) { ra[i] = *(const float4 *)g; });
+        eachB(ph, [&](int i, const float *g, int) { rb[i] = *(const float4 *)g; });
     };
     auto storeRegs = [&](auto ph) { // converted to the operand format on the way
-        unsigned st = (unsigned)ph % 2;
-        E *as = As + st * L::A_STAGE, *bs = Bs + st * L::B_STAGE;
-        size_t g;
-        int s;
-#pragma unroll
-        for (int i = 0; i < A_VECS; ++i) {
-            aIndex(i, ph, &g, &s);
-            P::store4(as + s, ra[i]);
-        }
-#pragma unroll
-        for (int i = 0; i < B_VECS; ++i) {
-            bIndex(i, ph, &g, &s);
-            P::store4(bs + s, rb[i]);
+        E *as = stageA(ph), *bs = stageB(ph);
+        eachA(ph, [&](int i, const float *, int s) { P::store4(as + s, ra[i]); });
+        eachB(ph, [&](int i, const float *, int s) { P::store4(bs + s, rb[i]); });
+    };
+    // ROUND_SHARED: this thread's copies of phase ph, landed, rounded to TF32 in place
+    // (only it wrote them; the barrier after shows them to the others)
+    auto roundOwn = [&](auto ph) {
+        if constexpr (T::COPY == ASYNC && T::ROUND == ROUND_SHARED) {
+            if (ph < phases) {
+                E *as = stageA(ph), *bs = stageB(ph);
+                eachA(ph, [&](int, const float *, int s) { P::store4(as + s, *(const float4 *)(as + s)); });
+                eachB(ph, [&](int, const float *, int s) { P::store4(bs + s, *(const float4 *)(bs + s)); });
+            }
         }
     };
 
+    typedef wmma::fragment<wmma::matrix_a, 16, 16, FK, typename P::frag, wmma::row_major> FragA;
+    typedef wmma::fragment<wmma::matrix_b, 16, 16, FK, typename P::frag, wmma::row_major> FragB;
+    // a fragment of raw floats (cp.async, ROUND_FRAG) rounded to TF32 after its load
+    auto load = [&](auto &f, const E *p, int ldm) {
+        wmma::load_matrix_sync(f, p, ldm);
+        if constexpr (T::COPY == ASYNC && T::ROUND == ROUND_FRAG)
+#pragma unroll
+            for (int e = 0; e < f.num_elements; ++e)
+                f.x[e] = wmma::__float_to_tf32(f.x[e]);
+    };
     wmma::fragment<wmma::accumulator, 16, 16, FK, float> acc[FM][FN];
 #pragma unroll
     for (int i = 0; i < FM; ++i)
@@ -188,58 +203,95 @@ tcFastKernel(const float *__restrict__ A, const float *__restrict__ B, float *__
         for (int j = 0; j < FN; ++j)
             wmma::fill_fragment(acc[i][j], 0.0f);
 
-    if constexpr (T::COPY == ASYNC) {
-        for (int s = 0; s < T::STAGES - 1; ++s)
+    if constexpr (T::PIPE) {
+        // The fragments of wmma step kk of phase ph (stage ph % STAGES) into set s.
+        FragA fa[2][FM];
+        FragB fb[2][FN];
+        auto loadStep = [&](int s, int ph, int kk) {
+            const E *as = stageA(ph) + wr * T::WM * L::LDA + kk;
+            const E *bs = stageB(ph) + kk * L::LDB + wc * T::WN;
+#pragma unroll
+            for (int j = 0; j < FN; ++j)
+                load(fb[s][j], bs + j * 16, L::LDB);
+#pragma unroll
+            for (int i = 0; i < FM; ++i)
+                load(fa[s][i], as + i * 16 * L::LDA, L::LDA);
+        };
+        // Every stage filled at the start; phase ph + STAGES goes into ph's stage as soon as
+        // its last fragments are in registers: STAGES - 1 phases in flight while one is used.
+        for (int s = 0; s < T::STAGES; ++s)
             issueAsync(s);
-    } else {
-        loadRegs(0);
-        storeRegs(0);
-        __syncthreads(); // phase 0's tiles are complete
-    }
-
-    for (int ph = 0; ph < phases; ++ph) {
-        if constexpr (T::COPY == ASYNC) {
-            fastWait<T::STAGES - 2>(); // this thread's copies of phase ph have landed
-            __syncthreads();           // everyone's have, and stage (ph - 1) % STAGES is free
-            issueAsync(ph + T::STAGES - 1);
-        } else {
-            if (ph + 1 < phases)
-                loadRegs(ph + 1); // in flight while the warps multiply
-        }
-        unsigned st = (unsigned)ph % T::STAGES;
-        const E *as = As + st * L::A_STAGE + wr * T::WM * L::LDA;
-        const E *bs = Bs + st * L::B_STAGE + wc * T::WN;
-#pragma unroll(T::KU ? T::KU : T::BK / FK)
-        for (int kk = 0; kk < T::BK; kk += FK) {
-            // B's fragments first; then each fragment of A, used at once against them:
-            // fewer fragments live at a time than loading all of A's too
-            wmma::fragment<wmma::matrix_b, 16, 16, FK, typename P::frag, wmma::row_major> b[FN];
+        fastWait<T::STAGES - 1>(); // this thread's copies of phase 0 have landed
+        roundOwn(0);
+        __syncthreads();
+        loadStep(0, 0, 0);
+        const int STEPS = T::BK / FK;
+        for (int ph = 0; ph < phases; ++ph) {
 #pragma unroll
-            for (int j = 0; j < FN; ++j) {
-                wmma::load_matrix_sync(b[j], bs + kk * L::LDB + j * 16, L::LDB);
-                if constexpr (T::COPY == ASYNC && T::ROUND) // raw floats in shared memory: round them here
+            for (int step = 0; step < STEPS; ++step) {
+                if (step + 1 < STEPS) {
+                    loadStep((step + 1) % 2, ph, (step + 1) * FK);
+                } else {
+                    fastWait<T::STAGES - 2>(); // this thread's copies of phase ph + 1 have landed
+                    roundOwn(ph + 1);
+                    __syncthreads(); // everyone's have, and no warp reads stage ph % STAGES again
+                    if (ph + 1 < phases)
+                        loadStep(0, ph + 1, 0); // STEPS is even: step 0 always uses set 0
+                }
 #pragma unroll
-                    for (int e = 0; e < b[j].num_elements; ++e)
-                        b[j].x[e] = wmma::__float_to_tf32(b[j].x[e]);
+                for (int i = 0; i < FM; ++i)
+#pragma unroll
+                    for (int j = 0; j < FN; ++j)
+                        wmma::mma_sync(acc[i][j], fa[step % 2][i], fb[step % 2][j], acc[i][j]);
+                if (step + 1 == STEPS) // after the products: their fragments come first
+                    issueAsync(ph + T::STAGES);
             }
-#pragma unroll
-            for (int i = 0; i < FM; ++i) {
-                wmma::fragment<wmma::matrix_a, 16, 16, FK, typename P::frag, wmma::row_major> a;
-                wmma::load_matrix_sync(a, as + i * 16 * L::LDA + kk, L::LDA);
-                if constexpr (T::COPY == ASYNC && T::ROUND)
-#pragma unroll
-                    for (int e = 0; e < a.num_elements; ++e)
-                        a.x[e] = wmma::__float_to_tf32(a.x[e]);
+        }
+    } else {
+        if constexpr (T::COPY == ASYNC) {
+            for (int s = 0; s < T::STAGES - 1; ++s)
+                issueAsync(s);
+        } else {
+            loadRegs(0);
+            storeRegs(0);
+            __syncthreads(); // phase 0's tiles are complete
+        }
+
+        for (int ph = 0; ph < phases; ++ph) {
+            if constexpr (T::COPY == ASYNC) {
+                fastWait<T::STAGES - 2>(); // this thread's copies of phase ph have landed
+                roundOwn(ph);
+                __syncthreads(); // everyone's have, and stage (ph - 1) % STAGES is free
+                issueAsync(ph + T::STAGES - 1);
+            } else {
+                if (ph + 1 < phases)
+                    loadRegs(ph + 1); // in flight while the warps multiply
+            }
+            const E *as = stageA(ph) + wr * T::WM * L::LDA;
+            const E *bs = stageB(ph) + wc * T::WN;
+#pragma unroll(T::KU ? T::KU : T::BK / FK)
+            for (int kk = 0; kk < T::BK; kk += FK) {
+                // B's fragments first; then each fragment of A, used at once against them:
+                // fewer fragments live at a time than loading all of A's too
+                FragB b[FN];
 #pragma unroll
                 for (int j = 0; j < FN; ++j)
-                    wmma::mma_sync(acc[i][j], a, b[j], acc[i][j]);
+                    load(b[j], bs + kk * L::LDB + j * 16, L::LDB);
+#pragma unroll
+                for (int i = 0; i < FM; ++i) {
+                    FragA a;
+                    load(a, as + i * 16 * L::LDA + kk, L::LDA);
+#pragma unroll
+                    for (int j = 0; j < FN; ++j)
+                        wmma::mma_sync(acc[i][j], a, b[j], acc[i][j]);
+                }
             }
-        }
-        if constexpr (T::COPY == REGS) {
-            if (ph + 1 < phases) {
-                // the other stage was last read in phase ph - 1, before the last barrier
-                storeRegs(ph + 1);
-                __syncthreads(); // phase ph + 1's tiles are complete
+            if constexpr (T::COPY == REGS) {
+                if (ph + 1 < phases) {
+                    // the other stage was last read in phase ph - 1, before the last barrier
+                    storeRegs(ph + 1);
+                    __syncthreads(); // phase ph + 1's tiles are complete
+                }
             }
         }
     }
@@ -272,7 +324,20 @@ typedef FastTiling<128, 128, 32, 64, 32, 3, ASYNC, 0> Fast128x128Async3Unrolled;
 typedef FastTiling<128, 128, 16, 64, 32, 4, ASYNC> Fast128x128k16Async4;
 typedef FastTiling<128, 128, 16, 64, 32, 4, ASYNC, 0> Fast128x128k16Async4Unrolled;
 typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC> Fast128x256Async3;
-typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 1, false> Fast128x256Async3Unrounded;
+typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 1, ROUND_NONE> Fast128x256Async3Unrounded;
+typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 1, ROUND_SHARED> Fast128x256Async3Sround;
+// PIPE: fragments double-buffered, the next phase's wait before the last step
+typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 0, ROUND_SHARED, true> Fast128x256Pipe3;
+typedef FastTiling<128, 256, 32, 64, 64, 4, ASYNC, 0, ROUND_SHARED, true> Fast128x256Pipe4;
+typedef FastTiling<128, 256, 16, 64, 64, 6, ASYNC, 0, ROUND_SHARED, true> Fast128x256k16Pipe6;
+typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 0, ROUND_FRAG, true> Fast128x256Pipe3Fround;
+typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true> Fast128x256Pipe3Unrounded;
+typedef FastTiling<256, 128, 32, 64, 64, 3, ASYNC, 0, ROUND_SHARED, true> Fast256x128Pipe3;
+// 4 warps of 64 x 64: two blocks an SM (255 registers each), so one block's barrier
+// leaves the other's warps working
+typedef FastTiling<128, 128, 32, 64, 64, 3, ASYNC, 0, ROUND_SHARED, true> Fast128x128w4Pipe3;
+typedef FastTiling<128, 128, 16, 64, 64, 4, ASYNC, 0, ROUND_SHARED, true> Fast128x128w4k16Pipe4;
+typedef FastTiling<128, 128, 32, 64, 32, 3, ASYNC, 0, ROUND_SHARED, true> Fast128x128Pipe3;
 typedef FastTiling<256, 128, 32, 64, 64, 3, ASYNC> Fast256x128Async3;
 // The lab's: TF32 straight into shared memory with cp.async, 3 stages, 64 x 64 per warp;
 // FP16 through registers, converted to half on the way.

@@ -1,0 +1,98 @@
+// The wmma GEMMs that bench/tc_gemm_bench.cu times against cuBLAS on a GPU and
+// bench/tc_gemm_check.cu checks on the emulator: lab 14's teaching solution and each
+// tiling of its fast version (kernels/14-tensor-cores/right/fast.cu), by name.
+#ifndef PMPPLAB_BENCH_TC_GEMM_VARIANTS_CUH
+#define PMPPLAB_BENCH_TC_GEMM_VARIANTS_CUH
+
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <mma.h>
+
+#ifndef TC_ONLY
+#define TC_ONLY -1 // every variant
+#endif
+#define TC_TEACH (TC_ONLY < 0 || TC_ONLY == 0 || TC_ONLY == 11) // the indices of teach-*
+
+// The teaching solution, in its own namespace; its macros go before the next file.
+#if TC_TEACH
+namespace teach {
+#include "../kernels/14-tensor-cores/solution.cu"
+template <bool HALF> static void launch(const float *A, const float *B, float *C, int n)
+{
+    dim3 grid((n + BN - 1) / BN, (n + BM - 1) / BM);
+    tcMatMulKernel<HALF><<<grid, THREADS>>>(A, B, C, n, n, n);
+}
+} // namespace teach
+#undef BM
+#undef BN
+#undef BK
+#undef WM
+#undef WN
+#undef WARPS
+#undef THREADS
+#undef PAD
+#undef CHECK
+#endif
+
+#define TC_GEMM_BENCH // fast.cu without the lab's entry point (its default tiling)
+namespace fast {
+#include "../kernels/14-tensor-cores/right/fast.cu"
+}
+#undef CHECK
+
+typedef void (*launch_fn)(const float *, const float *, float *, int);
+
+// -DTC_ONLY=I builds variant I only (bench/tc_gemm_bench.sh compiles them in parallel,
+// one binary each); the others' kernels are never instantiated.
+template <int I, bool HALF, class T> static launch_fn fastPick()
+{
+    if constexpr (TC_ONLY < 0 || TC_ONLY == I)
+        return [](const float *A, const float *B, float *C, int n) {
+            fast::tcFastLaunch<HALF, T>(A, B, C, n, n, n);
+        };
+    else
+        return NULL;
+}
+template <int I, bool HALF> static launch_fn teachPick()
+{
+#if TC_TEACH
+    if constexpr (TC_ONLY < 0 || TC_ONLY == I)
+        return teach::launch<HALF>;
+#endif
+    return NULL;
+}
+
+struct variant {
+    const char *name;
+    bool half; // FP16 operands (else TF32)
+    int tile;  // n must be a multiple of it
+    launch_fn launch;
+};
+// In the order bench/tc_gemm_bench.sh runs them: the likeliest fastest first.
+static const variant variants[] = {
+    {"teach-tf32", false, 1, teachPick<0, false>()},
+    {"pipe3-128x256", false, 256, fastPick<13, false, fast::Fast128x256Pipe3>()},
+    {"pipe4-128x256", false, 256, fastPick<14, false, fast::Fast128x256Pipe4>()},
+    {"pipe3-128x128w4", false, 128, fastPick<15, false, fast::Fast128x128w4Pipe3>()},
+    {"pipe4-128x128w4k16", false, 128, fastPick<16, false, fast::Fast128x128w4k16Pipe4>()},
+    {"pipe6-128x256k16", false, 256, fastPick<17, false, fast::Fast128x256k16Pipe6>()},
+    {"pipe3-256x128", false, 256, fastPick<18, false, fast::Fast256x128Pipe3>()},
+    {"pipe3-128x128", false, 128, fastPick<19, false, fast::Fast128x128Pipe3>()},
+    {"pipe3-128x256-fround", false, 256, fastPick<20, false, fast::Fast128x256Pipe3Fround>()},
+    {"pipe3-128x256-unrounded", false, 256, fastPick<21, false, fast::Fast128x256Pipe3Unrounded>()},
+    {"async3-128x256-sround", false, 256, fastPick<22, false, fast::Fast128x256Async3Sround>()},
+    {"async3-128x256", false, 256, fastPick<1, false, fast::Fast128x256Async3>()},
+    {"async3-128x128", false, 128, fastPick<2, false, fast::Fast128x128Async3>()},
+    {"regs-128x128", false, 128, fastPick<3, false, fast::Fast128x128Regs>()},
+    {"async4-128x128k16", false, 128, fastPick<4, false, fast::Fast128x128k16Async4>()},
+    {"async3-256x128", false, 256, fastPick<5, false, fast::Fast256x128Async3>()},
+    {"regs-128x128k16", false, 128, fastPick<6, false, fast::Fast128x128k16Regs>()},
+    {"regs-128x256", false, 256, fastPick<7, false, fast::Fast128x256Regs>()},
+    {"async3-128x128-unrolled", false, 128, fastPick<8, false, fast::Fast128x128Async3Unrolled>()},
+    {"async4-128x128k16-unrolled", false, 128, fastPick<9, false, fast::Fast128x128k16Async4Unrolled>()},
+    {"async3-128x256-unrounded", false, 256, fastPick<10, false, fast::Fast128x256Async3Unrounded>()},
+    {"teach-fp16", true, 1, teachPick<11, true>()},
+    {"regs-128x128-fp16", true, 128, fastPick<12, true, fast::Fast128x128Regs>()},
+};
+
+#endif
