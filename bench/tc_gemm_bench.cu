@@ -7,7 +7,7 @@
 // (+1e-3), else the row says WRONG.
 //   tc_gemm_bench list                  the variant names
 //   tc_gemm_bench VARIANT N [N...]      one row per size:
-//   variant  n  ms  TFLOP/s  vendor_TFLOP/s  %vendor  max_err  vendor_err  ok
+//   variant  n  ms  TFLOP/s  vendor_TFLOP/s  %vendor  max_err  vendor_err  ok  blocks/SM
 // (the vendor: cuBLAS in the same format, cublasGemmEx TF32 or FP16 operands, FP32 sums)
 // bench/tc_gemm_bench.sh builds it and runs every variant in its own process.
 #include <algorithm>
@@ -111,7 +111,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s list | %s VARIANT N [N...]\n", argv[0], argv[0]);
         return 2;
     }
-    if (!v->launch) {
+    if (!v->fns.launch) {
         fprintf(stderr, "%s: %s is not built into this binary (TC_ONLY=%d)\n", argv[0], v->name, TC_ONLY);
         return 2;
     }
@@ -154,12 +154,12 @@ int main(int argc, char **argv)
         double vms = timeOp(vendor);
         float verr = maxErr(ven, ref, count, err_d);
         CK(cudaMemset(C, 0xff, count * 4)); // NaNs where the kernel writes nothing
-        double ms = timeOp([&] { v->launch(A, B, C, n); });
+        double ms = timeOp([&] { v->fns.launch(A, B, C, n); });
         float err = maxErr(C, ref, count, err_d);
         double fl = 2.0 * n * n * (double)n;
         bool ok = err <= 4 * verr + 1e-3f; // false for NaN
-        printf("%s\t%d\t%.4f\t%.1f\t%.1f\t%.1f\t%.2e\t%.2e\t%s\n", v->name, n, ms, fl / ms / 1e9,
-               fl / vms / 1e9, 100 * vms / ms, err, verr, ok ? "ok" : "WRONG");
+        printf("%s\t%d\t%.4f\t%.1f\t%.1f\t%.1f\t%.2e\t%.2e\t%s\t%d\n", v->name, n, ms, fl / ms / 1e9,
+               fl / vms / 1e9, 100 * vms / ms, err, verr, ok ? "ok" : "WRONG", v->fns.blocks());
         fflush(stdout);
         cudaFree(A), cudaFree(B), cudaFree(C), cudaFree(ref), cudaFree(ven), cudaFree(Ah), cudaFree(Bh);
     }

@@ -47,10 +47,10 @@ while read -r i name; do
   fi
 done <"$work/variants"
 
-printf '%-27s %6s %9s %8s %8s %7s %9s %9s %s\n' variant n ms TFLOP/s cuBLAS '%cuBLAS' max_err cuBLAS_err check
+printf '%-27s %6s %9s %8s %8s %7s %9s %9s %-5s %s\n' variant n ms TFLOP/s cuBLAS '%cuBLAS' max_err cuBLAS_err check blocks/SM
 awk -F'\t' '{
   if (NF < 9) { printf "%-27s %6s %s\n", $1, $2, $3; next }
-  printf "%-27s %6s %9s %8s %8s %6s%% %9s %9s %s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9
+  printf "%-27s %6s %9s %8s %8s %6s%% %9s %9s %-5s %s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
 }' "$work/rows"
 grep -q 'WRONG' "$work/rows" && fail=1
 # the issue's target: the best correct TF32 kernel at 4096^3, as a fraction of cuBLAS TF32
@@ -61,5 +61,6 @@ echo
 echo "cuBLAS: cublasGemmEx in the row's format (TF32: CUBLAS_COMPUTE_32F_FAST_TF32; fp16 rows:"
 echo "FP16 operands converted before, not timed), FP32 sums; %cuBLAS: its time / the kernel's."
 echo "max_err: largest |C - cuBLAS FP32 SGEMM| (check: at most 4 x cuBLAS's own + 1e-3)."
+echo "blocks/SM: the kernel's resident blocks per SM (cudaOccupancyMaxActiveBlocksPerMultiprocessor)."
 echo "Median of up to 30 runs after 3 warm-ups (CUDA events). Total ${SECONDS} s."
 exit $fail

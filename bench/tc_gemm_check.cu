@@ -74,7 +74,7 @@ int main(int argc, char **argv)
         bool named = argc <= 2;
         for (int a = 2; a < argc; a++)
             named |= !strcmp(argv[a], v.name);
-        if (!named || !v.launch)
+        if (!named || !v.fns.launch)
             continue;
         if (n % v.tile) {
             printf("%-27s %5d skipped: n must be a multiple of %d\n", v.name, n, v.tile);
@@ -83,7 +83,7 @@ int main(int argc, char **argv)
         bool trunc = strstr(v.name, "unrounded") != NULL;
         double u = ldexp(1, trunc ? -10 : -11);
         CK(cudaMemset(Cd, 0xff, count * 4)); // NaNs where the kernel writes nothing
-        v.launch(Ad, Bd, Cd, n);
+        v.fns.launch(Ad, Bd, Cd, n);
         CK(cudaGetLastError());
         CK(cudaMemcpy(C.data(), Cd, count * 4, cudaMemcpyDeviceToHost));
         double worst = 0, worstT = 0; // largest error over its bound

@@ -22,6 +22,11 @@ template <bool HALF> static void launch(const float *A, const float *B, float *C
     dim3 grid((n + BN - 1) / BN, (n + BM - 1) / BM);
     tcMatMulKernel<HALF><<<grid, THREADS>>>(A, B, C, n, n, n);
 }
+template <bool HALF> static int blocks()
+{
+    int b = 0;
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, tcMatMulKernel<HALF>, THREADS, 0) ? -1 : b;
+}
 } // namespace teach
 #undef BM
 #undef BN
@@ -41,32 +46,82 @@ namespace fast {
 #undef CHECK
 
 typedef void (*launch_fn)(const float *, const float *, float *, int);
+// A variant's launch on n x n device matrices, and its blocks per SM (call it after a
+// launch, which raises the kernel's shared-memory limit; -1 if the query fails).
+struct gemm_fns {
+    launch_fn launch;
+    int (*blocks)();
+};
 
 // -DTC_ONLY=I builds variant I only (bench/tc_gemm_bench.sh compiles them in parallel,
 // one binary each); the others' kernels are never instantiated.
-template <int I, bool HALF, class T> static launch_fn fastPick()
+template <bool HALF, class T> static int fastBlocks()
+{
+    int b = 0;
+    size_t bytes = T::template Layout<typename fast::FastPrec<HALF>::elem>::BYTES;
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, fast::tcFastKernel<HALF, T>, T::THREADS, bytes)
+               ? -1
+               : b;
+}
+template <int I, bool HALF, class T> static gemm_fns fastPick()
 {
     if constexpr (TC_ONLY < 0 || TC_ONLY == I)
-        return [](const float *A, const float *B, float *C, int n) {
-            fast::tcFastLaunch<HALF, T>(A, B, C, n, n, n);
-        };
+        return {[](const float *A, const float *B, float *C, int n) {
+                    fast::tcFastLaunch<HALF, T>(A, B, C, n, n, n);
+                },
+                fastBlocks<HALF, T>};
     else
-        return NULL;
+        return {NULL, NULL};
 }
-template <int I, bool HALF> static launch_fn teachPick()
+
+// count floats (a multiple of 4) rounded to TF32
+__global__ void roundTF32Pass(const float4 *in, float4 *out, size_t count4)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count4; i += (size_t)gridDim.x * blockDim.x) {
+        float4 v = in[i];
+        out[i] = make_float4(nvcuda::wmma::__float_to_tf32(v.x), nvcuda::wmma::__float_to_tf32(v.y),
+                             nvcuda::wmma::__float_to_tf32(v.z), nvcuda::wmma::__float_to_tf32(v.w));
+    }
+}
+// The operands rounded to TF32 by a pass of their own into scratch buffers (timed with
+// the product), then tiling T, which rounds nothing: rounding once in device memory
+// against rounding in shared memory or per fragment.
+template <int I, class T> static gemm_fns preroundPick()
+{
+    static_assert(T::ROUND == fast::ROUND_NONE, "the pass rounds");
+    if constexpr (TC_ONLY < 0 || TC_ONLY == I)
+        return {[](const float *A, const float *B, float *C, int n) {
+                    static float *a, *b; // kept for the next run of this size
+                    static size_t have;
+                    size_t count = (size_t)n * n;
+                    if (have != count) {
+                        cudaFree(a), cudaFree(b);
+                        CK(cudaMalloc(&a, count * 4));
+                        CK(cudaMalloc(&b, count * 4));
+                        have = count;
+                    }
+                    roundTF32Pass<<<1056, 256>>>((const float4 *)A, (float4 *)a, count / 4);
+                    roundTF32Pass<<<1056, 256>>>((const float4 *)B, (float4 *)b, count / 4);
+                    fast::tcFastLaunch<false, T>(a, b, C, n, n, n);
+                },
+                fastBlocks<false, T>};
+    else
+        return {NULL, NULL};
+}
+template <int I, bool HALF> static gemm_fns teachPick()
 {
 #if TC_TEACH
     if constexpr (TC_ONLY < 0 || TC_ONLY == I)
-        return teach::launch<HALF>;
+        return {teach::launch<HALF>, teach::blocks<HALF>};
 #endif
-    return NULL;
+    return {NULL, NULL};
 }
 
 struct variant {
     const char *name;
     bool half; // FP16 operands (else TF32)
     int tile;  // n must be a multiple of it
-    launch_fn launch;
+    gemm_fns fns;
 };
 // In the order bench/tc_gemm_bench.sh runs them: the likeliest fastest first.
 static const variant variants[] = {
@@ -80,6 +135,7 @@ static const variant variants[] = {
     {"pipe3-128x128", false, 128, fastPick<19, false, fast::Fast128x128Pipe3>()},
     {"pipe3-128x256-fround", false, 256, fastPick<20, false, fast::Fast128x256Pipe3Fround>()},
     {"pipe3-128x256-unrounded", false, 256, fastPick<21, false, fast::Fast128x256Pipe3Unrounded>()},
+    {"pipe3-128x256-preround", false, 256, preroundPick<23, fast::Fast128x256Pipe3Unrounded>()},
     {"async3-128x256-sround", false, 256, fastPick<22, false, fast::Fast128x256Async3Sround>()},
     {"async3-128x256", false, 256, fastPick<1, false, fast::Fast128x256Async3>()},
     {"async3-128x128", false, 128, fastPick<2, false, fast::Fast128x128Async3>()},

@@ -351,9 +351,15 @@ void tcFastLaunch(const float *A_d, const float *B_d, float *C_d, int m, int k, 
 {
     size_t bytes = T::template Layout<typename FastPrec<HALF>::elem>::BYTES;
     static bool allowed; // more than 48 KiB of shared memory: asked once per kernel
-    if (!allowed)
+    if (!allowed) {
         CHECK(cudaFuncSetAttribute(tcFastKernel<HALF, T>,
                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+        // all of L1 as shared memory (cp.async.cg bypasses L1): else the driver may carve
+        // out room for one block an SM where MIN_BLOCKS asks for two
+        CHECK(cudaFuncSetAttribute(tcFastKernel<HALF, T>,
+                                   cudaFuncAttributePreferredSharedMemoryCarveout,
+                                   cudaSharedmemCarveoutMaxShared));
+    }
     allowed = true;
     dim3 grid(n / T::BN, m / T::BM);
     tcFastKernel<HALF, T><<<grid, T::THREADS, bytes, stream>>>(A_d, B_d, C_d, k, n);
