@@ -484,6 +484,28 @@ static bool judge_provenance(struct grading *g, const struct spec_dataset *d, co
 }
 
 static const struct spec_dataset *check_dataset(const struct lab_spec *s, const struct spec_check *c);
+static long result_launches(const char *result);
+
+/* A dataset's min_launches: right values from fewer kernels than the version it runs is
+ * made of (lab 15's version 2 computed by version 1's kernel) are not the assignment. */
+static bool judge_launches(const struct grading *g, const struct spec_dataset *d, const char *actual,
+			   char **text)
+{
+	char prov[176];
+	snprintf(prov, sizeof(prov), "%s.prov", actual);
+	long n = result_launches(actual);
+	if (n < 0)
+		n = g->backend == BACKEND_GPU ? result_launches(prov) : -1;
+	if (n < 0 || n >= (long)d->min_launches)
+		return true;
+	free(*text);
+	*text = NULL;
+	asprintf(text, "the outputs are right, but the call launched %ld kernel%s: the version this dataset "
+		       "runs is made of at least %u kernel launches, so these values did not come from "
+		       "it; write that version as the lab asks (the reading and the hints say how)\n",
+		 n, n == 1 ? "" : "s", d->min_launches);
+	return false;
+}
 
 /* On the emulator every run checks every access, so the run of memcheck's dataset is
  * memcheck's run (the same program, input and environment): memcheck reads it instead
@@ -550,6 +572,8 @@ static void grade_dataset(struct grading *g, unsigned index)
 		bool ok = check_outputs(g, expected, actual, &text);
 		if (ok)
 			ok = judge_provenance(g, d, request, actual, &text);
+		if (ok && d->min_launches)
+			ok = judge_launches(g, d, actual, &text);
 		report_add(g->report, label, d->points, ok, "%s", text ? text : "");
 		free(text);
 	}

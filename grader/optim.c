@@ -411,10 +411,25 @@ static void leaderboard_lines(FILE *f, const struct perf_context *ctx, const str
 
 /* ---- the check --------------------------------------------------------------------- */
 
+/* Whether two runs launched the same kernels (as sets; counts aside). */
+static bool same_kernels(const struct optim_launches *a, const struct optim_launches *b)
+{
+	if (a->n == 0 || a->n != b->n)
+		return false;
+	for (unsigned i = 0; i < a->n; i++) {
+		bool found = false;
+		for (unsigned j = 0; j < b->n && !found; j++)
+			found = strcmp(a->names[i], b->names[j]) == 0;
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
 static char *describe(const struct perf_context *ctx, const struct spec_check *c,
 		      const struct spec_dataset *d, const struct optim_run *run,
 		      const struct spec_dataset *base, const struct optim_run *brun, bool base_ok,
-		      unsigned *n_used)
+		      unsigned *n_used, bool *as_base)
 {
 	bool gpu = ctx->backend == BACKEND_GPU;
 	const char *ptx = ctx->student->barriers_ptx ? ctx->student->barriers_ptx : ctx->student->ptx;
@@ -456,6 +471,7 @@ static char *describe(const struct perf_context *ctx, const struct spec_check *c
 		fprintf(f, " of kernels per call (the whole call, copies included: %.4g ms)", run->entry_ms);
 	else if (!gpu)
 		fprintf(f, " (modelled: warp instructions + %g x global-memory sectors)", OPTIM_SECTOR_COST);
+	*as_base = base && base_ok && same_kernels(&run->launches, &brun->launches);
 	if (base && base_ok) {
 		format_value(brun->value, gpu, bv, sizeof(bv));
 		fprintf(f, "; your baseline (dataset %s): %s, so %.2fx %s", base->name, bv,
@@ -465,6 +481,13 @@ static char *describe(const struct perf_context *ctx, const struct spec_check *c
 		fprintf(f, "; your baseline (dataset %s) not measured: %s", base->name, brun->why);
 	}
 	fputc('\n', f);
+	/* a baseline that runs the measured kernels measures nothing: the version the
+	 * optimisations are counted against is missing (lab 15: version 1 calls version 3) */
+	if (*as_base)
+		fprintf(f, "your baseline (dataset %s) launched the same kernels as this version (SAME AS THE "
+			   "BASELINE): it must run the version the optimisations are measured against "
+			   "(the lab's datasets say which), or what they bought cannot be measured\n",
+			base->name);
 	if (c->leaderboard)
 		leaderboard_lines(f, ctx, c, run, base && base_ok ? brun->value : 0, used);
 	if (c->min_used)
@@ -504,8 +527,9 @@ int optim_grade(const struct perf_context *ctx, const struct spec_check *c, stru
 	} else {
 		bool base_ok = base && run_dataset(ctx, base, &run[1]) == 0;
 		unsigned n_used = 0;
-		char *text = describe(ctx, c, d, &run[0], base, &run[1], base_ok, &n_used);
-		report_add(r, "optimisations", c->points, n_used >= c->min_used, "%s", text ? text : "");
+		bool as_base = false;
+		char *text = describe(ctx, c, d, &run[0], base, &run[1], base_ok, &n_used, &as_base);
+		report_add(r, "optimisations", c->points, n_used >= c->min_used && !as_base, "%s", text ? text : "");
 		free(text);
 	}
 	optim_launches_release(&run[0].launches);

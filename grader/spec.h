@@ -78,6 +78,7 @@ struct spec_dataset {
 	unsigned values_count;
 	unsigned points;  /* correctness points for this dataset */
 	bool perf;        /* large: used by performance checks, skipped by quick runs */
+	unsigned min_launches; /* kernels the call must launch (lab 15's version 2: unroll + product) */
 	struct spec_dataset_gen *gens; /* optional: inputs filled otherwise in this dataset */
 	unsigned gens_count;
 	char *doc;

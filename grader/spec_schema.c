@@ -104,6 +104,7 @@ static const cyaml_schema_field_t dataset_fields[] = {
 	SEQ("values", 0, struct spec_dataset, values, &string_entry),
 	CYAML_FIELD_UINT("points", 0, struct spec_dataset, points),
 	CYAML_FIELD_BOOL("perf", OPT, struct spec_dataset, perf),
+	CYAML_FIELD_UINT("min_launches", OPT, struct spec_dataset, min_launches),
 	SEQ("generate", OPT, struct spec_dataset, gens, &dataset_gen_entry),
 	STR("doc", OPT, struct spec_dataset, doc),
 	CYAML_FIELD_END
