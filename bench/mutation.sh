@@ -65,7 +65,7 @@ if $parallel; then
 		) &
 	done
 	wait
-	total=$(cat "$out"/*.cost | awk '{ s += $1 * $2 } END { print s }')
+	total=$(for lab in "$@"; do cat "$out/$lab.cost"; done | awk '{ s += $1 * $2 } END { print s }')
 	for lab in "$@"; do
 		share=$(awk -v j="$jobs" -v t="$total" '{ s = int(j * $1 * $2 / t + 0.5); print s < 1 ? 1 : s }' "$out/$lab.cost")
 		echo "$lab: $(cat "$out/$lab.cost") (mutants, seconds for the solution): $share jobs" >&2
