@@ -45,6 +45,19 @@
 		}                                                                        \
 	} while (0)
 
+/* LANES with cv standing for lane l's value of source C; read once before the loop when
+ * IMM (C is an immediate's slot: one value in every lane, ptx_insn.imm), so the loop
+ * neither loads it 32 times nor, for a shift, takes a count per lane. */
+#define LANES_CV(imm, c, ...)                                                            \
+	do {                                                                             \
+		if (imm) {                                                               \
+			const uint64_t cv_ = (c)[0];                                     \
+			LANES(const uint64_t cv = cv_; __VA_ARGS__);                     \
+		} else {                                                                 \
+			LANES(const uint64_t cv = (c)[l]; __VA_ARGS__);                  \
+		}                                                                        \
+	} while (0)
+
 /* The lanes whose predicate register P is true (false when NEG), all 32 of them: a
  * branch-free loop that vectorises, cheaper than visiting the active lanes only. */
 static inline uint32_t pred_mask(const uint64_t *p, unsigned neg)
@@ -408,16 +421,16 @@ static inline int cmp_typed(unsigned ty, unsigned mod, uint64_t a, uint64_t b)
 /* setp for the common 32-bit types, the comparison chosen outside the lane loop.
  * Returns 0 when the combination has no fast path. */
 static inline __attribute__((always_inline)) int setp_fast(uint64_t *restrict d, const uint64_t *a, const uint64_t *c,
-			    unsigned ty, unsigned md, uint32_t m)
+			    int cimm, unsigned ty, unsigned md, uint32_t m)
 {
 #define SETP_CASES(T, CONV)                                                              \
 	switch (md) {                                                                    \
-	case CMP_EQ: LANES(d[l] = (CONV(a[l]) == CONV(c[l]))); return 1;                 \
-	case CMP_NE: LANES(d[l] = (CONV(a[l]) != CONV(c[l]))); return 1;                 \
-	case CMP_LT: LANES(d[l] = (CONV(a[l]) < CONV(c[l]))); return 1;                  \
-	case CMP_LE: LANES(d[l] = (CONV(a[l]) <= CONV(c[l]))); return 1;                 \
-	case CMP_GT: LANES(d[l] = (CONV(a[l]) > CONV(c[l]))); return 1;                  \
-	case CMP_GE: LANES(d[l] = (CONV(a[l]) >= CONV(c[l]))); return 1;                 \
+	case CMP_EQ: LANES_CV(cimm, c, d[l] = (CONV(a[l]) == CONV(cv))); return 1;       \
+	case CMP_NE: LANES_CV(cimm, c, d[l] = (CONV(a[l]) != CONV(cv))); return 1;       \
+	case CMP_LT: LANES_CV(cimm, c, d[l] = (CONV(a[l]) < CONV(cv))); return 1;        \
+	case CMP_LE: LANES_CV(cimm, c, d[l] = (CONV(a[l]) <= CONV(cv))); return 1;       \
+	case CMP_GT: LANES_CV(cimm, c, d[l] = (CONV(a[l]) > CONV(cv))); return 1;        \
+	case CMP_GE: LANES_CV(cimm, c, d[l] = (CONV(a[l]) >= CONV(cv))); return 1;       \
 	default: return 0;                                                               \
 	}
 #define CONV_S(x) ((int32_t)(x))

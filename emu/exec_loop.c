@@ -109,7 +109,7 @@ int warp_exec(struct block *b, struct warp *w)
 				      s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
 				      d[l] = (uint32_t)s);
 			} else {
-				LANES(d[l] = (a[l] + c[l]) & wm);
+				LANES_CV(in->imm & 2, c, d[l] = (a[l] + cv) & wm);
 			}
 			NEXT;
 		}
@@ -127,7 +127,7 @@ int warp_exec(struct block *b, struct warp *w)
 				      s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
 				      d[l] = (uint32_t)s);
 			} else {
-				LANES(d[l] = (a[l] - c[l]) & wm);
+				LANES_CV(in->imm & 2, c, d[l] = (a[l] - cv) & wm);
 			}
 			NEXT;
 		}
@@ -159,13 +159,13 @@ int warp_exec(struct block *b, struct warp *w)
 				if (mad)
 					LANES(d[l] = (a[l] * c[l] + ad[l]) & wm);
 				else
-					LANES(d[l] = (a[l] * c[l]) & wm);
+					LANES_CV(in->imm & 2, c, d[l] = (a[l] * cv) & wm);
 			} else if (in->mod == MUL_WIDE) {
 				uint64_t wm2 = width_mask(sz * 2);
 				if (in->type == PT_S32 && !mad) /* the common index * size: one vector op */
-					LANES(d[l] = (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)c[l]));
+					LANES_CV(in->imm & 2, c, d[l] = (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)cv));
 				else if (in->type == PT_U32 && !mad)
-					LANES(d[l] = (uint64_t)(uint32_t)a[l] * (uint32_t)c[l]);
+					LANES_CV(in->imm & 2, c, d[l] = (uint64_t)(uint32_t)a[l] * (uint32_t)cv);
 				else if (is_signed_t(in->type))
 					LANES(d[l] = ((uint64_t)(sext(a[l], sz) * sext(c[l], sz)) +
 						      (mad ? ad[l] : 0)) & wm2);
@@ -333,11 +333,11 @@ int warp_exec(struct block *b, struct warp *w)
 			uint64_t *d = DS(0);
 			const uint64_t *a = SS(0), *c = SS(1);
 			if (in->op == OP_AND)
-				LANES(d[l] = a[l] & c[l] & wm);
+				LANES_CV(in->imm & 2, c, d[l] = a[l] & cv & wm);
 			else if (in->op == OP_OR)
-				LANES(d[l] = (a[l] | c[l]) & wm);
+				LANES_CV(in->imm & 2, c, d[l] = (a[l] | cv) & wm);
 			else
-				LANES(d[l] = (a[l] ^ c[l]) & wm);
+				LANES_CV(in->imm & 2, c, d[l] = (a[l] ^ cv) & wm);
 			NEXT;
 		}
 		CASE(NOT) CASE(CNOT) {
@@ -367,9 +367,11 @@ int warp_exec(struct block *b, struct warp *w)
 			/* Below 64 bits a count clamped to 63 gives the same result (every bit
 			 * shifted out is masked away) and the loops vectorise without a branch. */
 			if (sz < 8 && in->op == OP_SHL)
-				LANES(uint64_t n = (uint32_t)c[l]; d[l] = (a[l] << (n > 63 ? 63 : n)) & wm);
+				LANES_CV(in->imm & 2, c, uint64_t n = (uint32_t)cv;
+					 d[l] = (a[l] << (n > 63 ? 63 : n)) & wm);
 			else if (sz < 8 && !is_signed_t(in->type))
-				LANES(uint64_t n = (uint32_t)c[l]; d[l] = (a[l] & wm) >> (n > 63 ? 63 : n));
+				LANES_CV(in->imm & 2, c, uint64_t n = (uint32_t)cv;
+					 d[l] = (a[l] & wm) >> (n > 63 ? 63 : n));
 			else if (in->op == OP_SHL)
 				LANES(uint32_t n = (uint32_t)c[l]; d[l] = n >= bits ? 0 : (a[l] << n) & wm);
 			else if (is_signed_t(in->type))
@@ -496,7 +498,7 @@ int warp_exec(struct block *b, struct warp *w)
 			unsigned ty = in->type, md = in->mod, bo = in->mod2, nc = in->neg_c;
 			if (!bo && !d2 && (ty == PT_S32 || ty == PT_U32 || ty == PT_F32) &&
 			    md <= CMP_HS) {
-				if (setp_fast(d, a, c, ty, md, m))
+				if (setp_fast(d, a, c, in->imm & 2, ty, md, m))
 					NEXT;
 			}
 			LANES(int t = cmp_typed(ty, md, a[l], c[l]);

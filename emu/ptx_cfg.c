@@ -145,6 +145,25 @@ nomem:
 	return -ENOMEM;
 }
 
+/* Marks the sources that are immediates (insn.imm). */
+static int mark_immediates(struct ptx_func *f)
+{
+	unsigned char *is_imm = calloc(f->nslots, 1);
+	if (!is_imm)
+		return -ENOMEM;
+	for (unsigned i = 0; i < f->nimm; i++)
+		is_imm[f->imm_slots[i]] = 1;
+	for (unsigned pc = 0; pc < f->ncode; pc++) {
+		struct ptx_insn *in = &f->code[pc];
+		in->imm = 0;
+		for (unsigned k = 0; k < 6; k++)
+			if (in->s[k] < f->nslots && is_imm[in->s[k]])
+				in->imm |= (uint8_t)(1u << k);
+	}
+	free(is_imm);
+	return 0;
+}
+
 int finish_function(struct parser *p, struct fbuild *b)
 {
 	struct ptx_func *f = b->f;
@@ -165,5 +184,7 @@ int finish_function(struct parser *p, struct fbuild *b)
 		in->op = OP_RET;
 		f->ncode++;
 	}
+	if (mark_immediates(f))
+		return -ENOMEM;
 	return compute_reconvergence(f);
 }

@@ -110,6 +110,8 @@ struct ptx_insn {
 	uint32_t iline; /* the position line/file was inlined at (0 none) */
 	uint16_t ifile;
 	uint8_t xmod;   /* PX_* (OP_HALF, OP_SIMD, OP_VIDEO) */
+	uint8_t imm;    /* bit k: s[k] is an immediate's slot, one value in every lane
+			 * (exec_loop.c reads it once instead of 32 times) */
 };
 
 /* The matrix instructions (wmma.load/store/mma, mma.sync, ldmatrix, stmatrix,
