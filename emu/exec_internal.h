@@ -59,12 +59,19 @@
 	} while (0)
 
 /* The lanes whose predicate register P is true (false when NEG), all 32 of them: a
- * branch-free loop that vectorises, cheaper than visiting the active lanes only. */
+ * branch-free pass, cheaper than visiting the active lanes only. Written with vectors of
+ * four 64-bit lanes, as the registers hold them: left to itself the vectoriser narrows
+ * each lane to 32 bits first, which costs more shuffles than the shifts. */
+typedef uint64_t lanes4_t __attribute__((vector_size(32)));
 static inline uint32_t pred_mask(const uint64_t *p, unsigned neg)
 {
-	uint32_t pm = 0;
-	for (unsigned l = 0; l < 32; l++)
-		pm |= (uint32_t)(p[l] & 1) << l;
+	lanes4_t acc = { 0, 0, 0, 0 }, sh = { 0, 1, 2, 3 };
+	for (unsigned k = 0; k < 32; k += 4) {
+		lanes4_t x;
+		memcpy(&x, p + k, sizeof x);
+		acc |= (x & 1) << (sh + k);
+	}
+	uint32_t pm = (uint32_t)(acc[0] | acc[1] | acc[2] | acc[3]);
 	return neg ? ~pm : pm;
 }
 
@@ -433,8 +440,11 @@ static inline __attribute__((always_inline)) int setp_fast(uint64_t *restrict d,
 	case CMP_GE: LANES_CV(cimm, c, d[l] = (CONV(a[l]) >= CONV(cv))); return 1;       \
 	default: return 0;                                                               \
 	}
-#define CONV_S(x) ((int32_t)(x))
-#define CONV_U(x) ((uint32_t)(x))
+/* A 32-bit value in the high half of a 64-bit lane orders as the 32-bit value does (as
+ * signed or unsigned): the compare stays in the registers' 64-bit lanes, where narrowing
+ * each lane to 32 bits first costs the vectorised loop shuffles. */
+#define CONV_S(x) ((int64_t)((x) << 32))
+#define CONV_U(x) ((x) << 32)
 #define CONV_F(x) (f32(x))
 	if (ty == PT_S32) {
 		SETP_CASES(int32_t, CONV_S)
