@@ -203,7 +203,7 @@ int main(int argc, char **argv)
 	char *vfile = p.vendor ? spec_path(s, v->file) : NULL;
 	if (p.vendor && (!vfile || spec_vendor_view(s, v, &view) < 0))
 		return 2;
-	int rc = build_lab(p.vendor ? &view : s, p.vendor ? vfile : p.source, BACKEND_GPU, &b, &diags);
+	int rc = build_lab(p.vendor ? &view : s, p.vendor ? vfile : p.source, BACKEND_GPU, BUILD_PTX_NVCC, &b, &diags);
 	if (p.vendor)
 		spec_vendor_view_release(&view);
 	free(vfile);

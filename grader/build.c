@@ -77,6 +77,10 @@ struct job {
 	unsigned n_flags;
 	bool lab;                    /* link the harness in */
 	bool want_ptx;               /* gpu: emit prog.ptx too (barriers check, issue 6) */
+	char *nvrtc_tool, *nvrtc_lib, *nvrtc_inc; /* emu, BUILD_PTX_NVRTC: pmpplab-nvrtc-ptx,
+				      * libnvrtc.so and -I of the toolkit's headers, when
+				      * both are there; else NULL */
+	char *device;                /* with nvrtc_tool: the file's device view (hostview.h) */
 	char arch[32];               /* emu: "-arch=compute_90", the emulated device's */
 };
 
@@ -89,6 +93,10 @@ static void job_release(struct job *j)
 	free(j->tool);
 	free(j->harness);
 	free(j->emulib);
+	free(j->nvrtc_tool);
+	free(j->nvrtc_lib);
+	free(j->nvrtc_inc);
+	free(j->device);
 }
 
 /* The key of the build, or with HOST_VIEW (hostview.h) the key of its host program. */
@@ -109,6 +117,8 @@ static void job_hash(const struct job *j, const char *host_view, char hex[33])
 	if (host_view) { /* a host view trusts no header of the folder's (hostview.h) */
 		fs_hash_str(&h, host_view);
 	} else {
+		if (j->nvrtc_tool) /* its PTX is another text: cached apart (build.h) */
+			fs_hash_str(&h, "ptx by nvrtc 1");
 		fs_hash_file(&h, j->user_source);
 		if (j->user_dir)
 			incl_hash_folder(&h, j->user_dir);
@@ -391,15 +401,19 @@ static int stage_open(const struct job *j, const char *final_dir, struct stage *
 	return job_commands(&st->local, st->tmp, &st->host, &st->ptx, st->paths);
 }
 
-/* Moves the program and the PTX up into the folder and renames it to FINAL_DIR. */
-static int stage_commit(struct stage *st, const char *final_dir, bool ptx)
+/* Moves the program and the PTX up into the folder and renames it to FINAL_DIR; with
+ * NVRTC, a file "nvrtc" there says whose PTX it is (build_result.nvrtc, when cached). */
+static int stage_commit(struct stage *st, const char *final_dir, bool ptx, bool nvrtc)
 {
-	char prog[PATH_MAX + 8], ptx_out[PATH_MAX + 16];
+	char prog[PATH_MAX + 8], ptx_out[PATH_MAX + 16], mark[PATH_MAX + 8];
 	snprintf(prog, sizeof(prog), "%s/prog", st->tmp);
 	snprintf(ptx_out, sizeof(ptx_out), "%s/prog.ptx", st->tmp);
+	snprintf(mark, sizeof(mark), "%s/nvrtc", st->tmp);
 	if ((access(prog, X_OK) != 0 && rename(st->paths[0], prog) != 0) ||
 	    (ptx && rename(st->paths[1], ptx_out) != 0))
 		return -errno;
+	if (nvrtc && fs_write_atomic(mark, "NVRTC\n", 6) < 0)
+		return -EIO;
 	fs_remove_tree(st->dirs[0]);
 	fs_remove_tree(st->dirs[1]);
 	fs_remove_tree(st->copy);
@@ -415,6 +429,66 @@ static void stage_close(struct stage *st)
 	fs_remove_tree(st->tmp);
 }
 
+/* The PTX compile of a build: by NVRTC (nvrtc_ptx.c) from the file's device view where
+ * the job has it, else, or when NVRTC said anything at all (a warning, an error), by
+ * nvcc, whose messages the student gets; the host compile may run meanwhile. */
+struct ptx_step {
+	const struct job *j;
+	struct stage *st;
+	bool nvrtc; /* NVRTC's PTX is in st->paths[1] */
+	double ms;  /* NVRTC's time, then nvcc's */
+};
+
+static void job_nvrtc(struct ptx_step *p)
+{
+	const struct job *j = p->j;
+	struct stage *st = p->st;
+	char src[PATH_MAX + 16];
+	snprintf(src, sizeof(src), "%s/device.cu", st->dirs[1]);
+	if (!j->device || fs_write_atomic(src, j->device, strlen(j->device)) < 0)
+		return;
+	struct compile c = { .view = st->ptx.view, .cwd = st->dirs[1], .cancel = st->ptx.cancel };
+	struct sandbox_view v;
+	if (c.view) { /* the program itself, which may live in the build tree */
+		v = *c.view;
+		sandbox_view_ro(&v, j->nvrtc_tool);
+		c.view = &v;
+	}
+	arg(&c, j->nvrtc_tool);
+	arg(&c, j->nvrtc_lib);
+	arg(&c, src);
+	arg(&c, j->user_source); /* the name in line info and messages: the student's file */
+	arg(&c, st->paths[1]);
+	arg(&c, j->arch);
+	arg(&c, "-lineinfo");
+	arg(&c, j->nvrtc_inc);
+	bool ok = true;
+	for (unsigned i = 0; i < j->n_flags; i++) {
+		const char *f = j->flags[i];
+		if (strncmp(f, "-D", 2) == 0)
+			arg(&c, f);
+		else /* the linker's (-l, -L) change no PTX; NVRTC may not take another */
+			ok &= strncmp(f, "-l", 2) == 0 || strncmp(f, "-L", 2) == 0;
+	}
+	if (ok)
+		compile_run(&c);
+	p->nvrtc = ok && compile_ok(&c) && access(st->paths[1], R_OK) == 0;
+	p->ms = c.res.wall_ms;
+	runner_result_release(&c.res);
+}
+
+static void *ptx_step_run(void *arg_)
+{
+	struct ptx_step *p = arg_;
+	if (p->j->nvrtc_tool)
+		job_nvrtc(p);
+	if (!p->nvrtc) {
+		compile_run(&p->st->ptx);
+		p->ms += p->st->ptx.res.wall_ms;
+	}
+	return NULL;
+}
+
 /* Compiles into a private folder, then renames it into place (atomic for other graders
  * sharing the cache). Student code compiles in the sandbox and may include only what
  * incl.h allows. */
@@ -426,27 +500,29 @@ static int job_compile(const struct job *j, const char *final_dir, struct build_
 	int rc = stage_open(j, final_dir, st);
 	if (rc < 0)
 		goto out_remove;
-	struct compile host = st->host, ptx = st->ptx;
+	struct compile *host = &st->host, *ptx = &st->ptx;
+	struct ptx_step step = { .j = j, .st = st };
 	pthread_t thr;
-	bool threaded = ptx.argc && pthread_create(&thr, NULL, compile_run, &ptx) == 0;
-	compile_run(&host);
+	bool threaded = ptx->argc && pthread_create(&thr, NULL, ptx_step_run, &step) == 0;
+	compile_run(host);
 	if (threaded)
 		pthread_join(thr, NULL);
-	else if (ptx.argc)
-		compile_run(&ptx);
+	else if (ptx->argc)
+		ptx_step_run(&step);
 	sandbox_reclaim(st->tmp);
-	out->ms_host = host.res.wall_ms;
-	out->ms_ptx = ptx.res.wall_ms;
-	out->log = join_logs(&host, &ptx);
+	out->ms_host = host->res.wall_ms;
+	out->ms_ptx = step.ms;
+	out->log = join_logs(host, ptx);
+	bool ptx_ok = !ptx->argc || step.nvrtc || compile_ok(ptx);
 	/* The PTX compile repeats the host compile's front-end errors: parse one of them. */
-	nvccdiag_parse(host.res.err ? host.res.err : "", &out->diags);
-	if (ptx.argc && compile_ok(&host) && !compile_ok(&ptx))
-		nvccdiag_parse(ptx.res.err ? ptx.res.err : "", &out->diags);
-	bool ok = compile_ok(&host) && (!ptx.argc || compile_ok(&ptx));
-	bool no_sandbox = host.res.status == RUNNER_NO_SANDBOX || ptx.res.status == RUNNER_NO_SANDBOX;
+	nvccdiag_parse(host->res.err ? host->res.err : "", &out->diags);
+	if (compile_ok(host) && !ptx_ok)
+		nvccdiag_parse(ptx->res.err ? ptx->res.err : "", &out->diags);
+	bool ok = compile_ok(host) && ptx_ok;
+	bool no_sandbox = host->res.status == RUNNER_NO_SANDBOX || ptx->res.status == RUNNER_NO_SANDBOX;
 	if (st->boxed)
 		note_missing_files(&out->diags, 0);
-	if (!ok && host.rc == 0 && host.res.status == RUNNER_TIMEOUT)
+	if (!ok && host->rc == 0 && host->res.status == RUNNER_TIMEOUT)
 		diag_add(&out->diags, DIAG_ERROR, NULL, 0, 0,
 			 "the compiler ran for more than %u s and was stopped", BUILD_TIMEOUT_MS / 1000);
 	if (!ok && diag_count(&out->diags, DIAG_ERROR) == 0)
@@ -462,11 +538,9 @@ static int job_compile(const struct job *j, const char *final_dir, struct build_
 			 "the compiler's list of included files (%s) cannot be read: %s", st->deps, strerror(-err));
 	ok &= !bad && !err;
 	free(bad);
-	st->host.res = host.res;
-	st->ptx.res = ptx.res;
 	rc = no_sandbox ? -EPERM : ok ? 0 : -ENOEXEC;
 	if (ok)
-		rc = stage_commit(st, final_dir, ptx.argc);
+		rc = stage_commit(st, final_dir, ptx->argc, step.nvrtc);
 out_remove:
 	stage_close(st);
 	free(st);
@@ -484,16 +558,18 @@ static int job_fast(const struct job *j, const char *final_dir, const char *host
 		return -ENOMEM;
 	int rc = stage_open(j, final_dir, st);
 	if (rc == 0) {
-		compile_run(&st->ptx);
+		struct ptx_step step = { .j = j, .st = st };
+		ptx_step_run(&step);
 		sandbox_reclaim(st->tmp);
 		char prog[PATH_MAX + 8];
 		snprintf(prog, sizeof(prog), "%s/prog", st->tmp);
-		rc = compile_ok(&st->ptx) && !st->ptx.res.out_len && !st->ptx.res.err_len ? 0 : -EAGAIN;
+		rc = step.nvrtc || (compile_ok(&st->ptx) && !st->ptx.res.out_len && !st->ptx.res.err_len)
+			     ? 0 : -EAGAIN;
 		if (rc == 0 && link(host_prog, prog) != 0)
 			rc = -EAGAIN; /* gone since (a cache cleaned): build in full */
 		if (rc == 0)
-			rc = stage_commit(st, final_dir, true);
-		out->ms_ptx = st->ptx.res.wall_ms;
+			rc = stage_commit(st, final_dir, true, step.nvrtc);
+		out->ms_ptx = step.ms;
 		out->host_reused = rc == 0;
 	}
 	stage_close(st);
@@ -502,24 +578,30 @@ static int job_fast(const struct job *j, const char *final_dir, const char *host
 }
 
 /* Where the host program of J would be kept for reuse (issue 16): an emulator lab build
- * whose file has a host view to trust (hostview.h), unless PMPPLAB_FAST_BUILD=0. */
-static bool job_host_prog(const struct job *j, const char *cache, char *path, size_t len)
+ * whose file has a host view to trust (hostview.h), unless PMPPLAB_FAST_BUILD=0. With
+ * NVRTC, takes the file's device view too (the same reading). */
+static bool job_host_prog(struct job *j, const char *cache, char *path, size_t len)
 {
 	const char *env = getenv("PMPPLAB_FAST_BUILD");
-	if (j->backend != BACKEND_EMU || !j->lab || !j->glue || (env && strcmp(env, "0") == 0))
+	bool fast = !(env && strcmp(env, "0") == 0);
+	if (j->backend != BACKEND_EMU || !j->lab || !j->glue || (!fast && !j->nvrtc_tool))
 		return false;
 	size_t n = 0;
 	char *text = fs_read(j->user_source, &n);
 	struct hostview v = { 0 };
 	bool ok = text && hostview_make(text, n, &v) == 0 && !v.doubt;
-	if (ok) {
+	if (ok && fast) {
 		char hex[33];
 		job_hash(j, v.text, hex);
 		snprintf(path, len, "%s/host/%s", cache, hex);
 	}
+	if (ok && j->nvrtc_tool) {
+		j->device = v.device;
+		v.device = NULL;
+	}
 	hostview_release(&v);
 	free(text);
-	return ok;
+	return ok && fast;
 }
 
 /* Keeps the program PROG of a build that said nothing (no warning: those of its device
@@ -577,6 +659,9 @@ static int job_run(struct job *j, struct build_result *out, struct diag_list *er
 	}
 	if (rc == 0) {
 		out->program = strdup(prog);
+		char mark[PATH_MAX + 8];
+		snprintf(mark, sizeof(mark), "%s/nvrtc", dir);
+		out->nvrtc = j->nvrtc_tool && access(mark, F_OK) == 0;
 		if (j->backend == BACKEND_EMU)
 			out->ptx = strdup(ptx);
 		else if (j->want_ptx)
@@ -622,6 +707,37 @@ static int job_tools(struct job *j, struct diag_list *errs)
 	return 0;
 }
 
+/* With PTX (build.h) BUILD_PTX_NVRTC or PMPPLAB_NVRTC=1, an emulator build's NVRTC:
+ * pmpplab-nvrtc-ptx and the toolkit's libnvrtc.so next to its nvcc (j->tool). Left
+ * unset where one is missing: nvcc makes the PTX. */
+static void job_find_nvrtc(struct job *j, enum build_ptx ptx)
+{
+	const char *env = getenv("PMPPLAB_NVRTC");
+	if (env && *env)
+		ptx = strcmp(env, "0") == 0 ? BUILD_PTX_NVCC : BUILD_PTX_NVRTC;
+	char root[PATH_MAX];
+	if (ptx != BUILD_PTX_NVRTC || j->backend != BACKEND_EMU || !realpath(j->tool, root))
+		return;
+	for (int up = 0; up < 2; up++) { /* .../bin/nvcc -> the toolkit */
+		char *slash = strrchr(root, '/');
+		if (!slash || slash == root)
+			return;
+		*slash = '\0';
+	}
+	char lib[PATH_MAX + 32], inc[PATH_MAX + 16];
+	snprintf(lib, sizeof(lib), "%s/lib64/libnvrtc.so", root);
+	snprintf(inc, sizeof(inc), "-I%s/include", root);
+	j->nvrtc_tool = access(lib, R_OK) == 0 ? paths_nvrtc_ptx() : NULL;
+	j->nvrtc_lib = j->nvrtc_tool ? strdup(lib) : NULL;
+	j->nvrtc_inc = j->nvrtc_tool ? strdup(inc) : NULL;
+	if (!j->nvrtc_lib || !j->nvrtc_inc) {
+		free(j->nvrtc_tool);
+		free(j->nvrtc_lib);
+		free(j->nvrtc_inc);
+		j->nvrtc_tool = j->nvrtc_lib = j->nvrtc_inc = NULL;
+	}
+}
+
 /* The realpath of PATH's folder, UP levels above (1: the folder it is in), or NULL. */
 static char *folder_of(const char *path, int up)
 {
@@ -638,7 +754,7 @@ static char *folder_of(const char *path, int up)
 }
 
 int build_lab(const struct lab_spec *spec, const char *source, enum backend_kind backend,
-	      struct build_result *out, struct diag_list *errs)
+	      enum build_ptx ptx, struct build_result *out, struct diag_list *errs)
 {
 	memset(out, 0, sizeof(*out));
 	char abs[PATH_MAX];
@@ -657,6 +773,8 @@ int build_lab(const struct lab_spec *spec, const char *source, enum backend_kind
 	j.hidden[1] = ref ? folder_of(ref, 2) : NULL;
 	free(ref);
 	int rc = j.user_dir ? job_tools(&j, errs) : -ENOMEM;
+	if (rc == 0)
+		job_find_nvrtc(&j, ptx);
 	if (rc == 0) {
 		j.glue = glue_generate(spec, abs, spec->entry.function);
 		rc = j.glue ? job_run(&j, out, errs) : -ENOMEM;

@@ -186,10 +186,11 @@ static void explain_glue_errors(struct grading *g)
 static int do_build(struct grading *g)
 {
 	progress(g, GRADE_STAGE_BUILD, 0, 1, g->source);
-	int rc = build_lab(g->spec, g->source, g->backend, &g->prog, g->diags);
+	int rc = build_lab(g->spec, g->source, g->backend, g->opts->ptx, &g->prog, g->diags);
 	g->report->build_ms_host = g->prog.ms_host;
 	g->report->build_ms_ptx = g->prog.ms_ptx;
 	g->report->build_host_reused = g->prog.host_reused;
+	g->report->build_nvrtc = g->prog.nvrtc;
 	if (rc == -ENOEXEC) {
 		explain_glue_errors(g);
 		nvccdiag_explain(&g->prog.diags); /* a missing ';' shown on the next line */
@@ -614,7 +615,7 @@ static const struct build_result *emu_twin(struct grading *g)
 	if (g->emu_rc == 1) {
 		struct diag_list ignored;
 		diag_list_init(&ignored);
-		g->emu_rc = build_lab(g->spec, g->source, BACKEND_EMU, &g->emu, &ignored);
+		g->emu_rc = build_lab(g->spec, g->source, BACKEND_EMU, BUILD_PTX_NVCC, &g->emu, &ignored);
 		diag_list_release(&ignored);
 	}
 	return g->emu_rc == 0 ? &g->emu : NULL;

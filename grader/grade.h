@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "build.h"
 #include "diag.h"
 #include "report.h"
 #include "spec.h"
@@ -39,6 +40,7 @@ struct grade_opts {
 	uint64_t seed;              /* 0 = a fresh one (reported) */
 	bool quick;                 /* skip datasets marked perf */
 	bool profile;               /* gpu: also measure each kernel with ncu (ncu.h) */
+	enum build_ptx ptx;         /* emu: who makes the PTX (build.h); BUILD_PTX_NVCC = 0 */
 	grade_progress_fn progress; /* may be NULL */
 	void *userdata;
 	const atomic_bool *cancel;  /* may be NULL; set (from another thread) to stop the run:

@@ -28,6 +28,7 @@ struct decl {
 	bool eq;                   /* an '=' outside parentheses */
 	bool params;               /* a parenthesised list closed */
 	int paren;                 /* parentheses open */
+	bool started;              /* a token of it read (its first is reader.decl_start) */
 };
 
 struct reader {
@@ -42,7 +43,44 @@ struct reader {
 	bool last_string;      /* the last token was a string literal */
 	FILE *out;
 	unsigned n_device;
+	size_t decl_start;     /* the first token of the declaration being read */
+	char *device;          /* the device view being made (a copy of the source) */
+	bool device_doubt;     /* the device view cannot be trusted */
 };
+
+/* The device view: blanks the bytes of tokens FROM..TO, but not those of directives (a
+ * #define in a host body counts for the device code below) and not newlines, so every
+ * line and column stays where it was. */
+static void blank(struct reader *r, size_t from, size_t to)
+{
+	for (size_t k = from; k <= to; k++) {
+		const struct clex_token *t = &r->lx->tok[k];
+		if (t->flags & CLEX_DIRECTIVE)
+			continue;
+		for (size_t b = t->off; b < t->off + t->len; b++)
+			if (r->device[b] != '\n')
+				r->device[b] = ' ';
+	}
+}
+
+/* Headers of the host's C library that NVRTC cannot open; what device code takes from
+ * them (printf, malloc, memcpy, the math functions with their float overloads) NVRTC
+ * declares itself, and what it does not (a macro: INT_MAX, M_PI) is an error there, so
+ * nvcc builds it. */
+static void blank_host_include(struct reader *r, size_t hash)
+{
+	static const char *const host_only[] = { "<stdio.h>", "<stdlib.h>", "<string.h>", "<math.h>",
+						 "<limits.h>", "<cstdio>", "<cstdlib>", "<cstring>",
+						 "<cmath>", "<climits>" };
+	const struct clex *lx = r->lx;
+	size_t i = hash + 2;
+	if (i >= lx->n || lx->tok[i].kind != CLEX_HEADER || lx->tok[i].directive != (long)hash)
+		return;
+	for (unsigned k = 0; k < sizeof(host_only) / sizeof(host_only[0]); k++)
+		if (lx->tok[i].len == strlen(host_only[k]) &&
+		    memcmp(lx->src + lx->tok[i].off, host_only[k], lx->tok[i].len) == 0)
+			memset(r->device + lx->tok[hash].off, ' ', lx->tok[i].off + lx->tok[i].len - lx->tok[hash].off);
+}
 
 static void doubt(struct reader *r, const char *why)
 {
@@ -66,6 +104,8 @@ static void directive(struct reader *r, size_t i)
 #define IS(w) clex_is(lx, i + 1, w)
 	if (IS("include") && i + 2 < lx->n && lx->tok[i + 2].kind == CLEX_STRING)
 		doubt(r, "it includes a header of its own, which the host view does not hold");
+	if (IS("include"))
+		blank_host_include(r, i);
 	if (IS("define"))
 		for (size_t k = i + 2; k < lx->n && lx->tok[k].directive == (long)i; k++)
 			if (clex_is(lx, k, "__global__") || clex_is(lx, k, "__device__") ||
@@ -124,7 +164,7 @@ static void open_brace(struct reader *r)
 		r->device_at = (int)r->depth;
 }
 
-static void close_brace(struct reader *r)
+static void close_brace(struct reader *r, size_t i)
 {
 	if (r->depth == 0) {
 		doubt(r, "a } closes nothing");
@@ -135,6 +175,8 @@ static void close_brace(struct reader *r)
 		r->device_at = -1;
 		r->n_device++;
 	}
+	if (kind == BR_HOST && at_decl_level(r) && !r->d.global && !r->d.device)
+		blank(r, r->decl_start, i); /* a host-only function: NVRTC has no host code */
 	/* A body ends its declaration; a type or an initialiser goes on to its ';'. */
 	if (kind != BR_OTHER && at_decl_level(r))
 		memset(&r->d, 0, sizeof(r->d));
@@ -148,6 +190,10 @@ static void structure(struct reader *r, size_t i)
 	bool decl = at_decl_level(r);
 	if (decl && r->nifs)
 		doubt(r, "code under #if at file scope");
+	if (decl && !r->d.started) {
+		r->d.started = true;
+		r->decl_start = i;
+	}
 	if (t->kind == CLEX_IDENT && decl)
 		decl_word(r, i);
 	if (t->kind == CLEX_STRING && lx->src[t->off + t->len - 1] != '"')
@@ -161,7 +207,7 @@ static void structure(struct reader *r, size_t i)
 	if (clex_is(lx, i, "{"))
 		open_brace(r);
 	else if (clex_is(lx, i, "}"))
-		close_brace(r);
+		close_brace(r, i);
 	else if (decl && clex_is(lx, i, "("))
 		r->d.paren++;
 	else if (decl && clex_is(lx, i, ")") && --r->d.paren == 0)
@@ -181,12 +227,16 @@ int hostview_make(const char *src, size_t len, struct hostview *out)
 	struct clex lx;
 	if (clex_lex(&lx, src, len) < 0)
 		return -ENOMEM;
-	struct reader r = { .lx = &lx, .device_at = -1 };
-	r.out = open_memstream(&out->text, &out->len);
+	struct reader r = { .lx = &lx, .device_at = -1, .device = malloc(len + 1) };
+	r.out = r.device ? open_memstream(&out->text, &out->len) : NULL;
 	if (!r.out) {
+		free(r.device);
 		clex_release(&lx);
 		return -ENOMEM;
 	}
+	memcpy(r.device, src, len);
+	r.device[len] = '\0';
+	out->device = r.device;
 	if (memchr(src, '\0', len))
 		doubt(&r, "a NUL byte in the file");
 	for (size_t i = 0; i < lx.n; i++) {
@@ -194,6 +244,8 @@ int hostview_make(const char *src, size_t len, struct hostview *out)
 		bool dir = t->flags & CLEX_DIRECTIVE;
 		if (dir && t->directive == (long)i)
 			directive(&r, i);
+		if (clex_is(&lx, i, "__NVCC__") || clex_is(&lx, i, "__CUDACC_RTC__"))
+			r.device_doubt = true; /* what tells nvcc and NVRTC apart */
 		/* a device body's own braces are in the view, what is between them is not */
 		bool before = r.device_at >= 0;
 		if (!dir)
@@ -206,6 +258,10 @@ int hostview_make(const char *src, size_t len, struct hostview *out)
 	if (r.depth || r.d.paren || r.nifs)
 		doubt(&r, "braces, parentheses or #if not closed at the end");
 	out->doubt = r.doubt;
+	if (r.device_doubt) {
+		free(out->device);
+		out->device = NULL;
+	}
 	out->n_device = r.n_device;
 	clex_release(&lx);
 	return fclose(r.out) == 0 && out->text ? 0 : -ENOMEM;
@@ -214,5 +270,6 @@ int hostview_make(const char *src, size_t len, struct hostview *out)
 void hostview_release(struct hostview *v)
 {
 	free(v->text);
+	free(v->device);
 	memset(v, 0, sizeof(*v));
 }

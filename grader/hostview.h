@@ -13,7 +13,15 @@
  * The reading is lexical, not a compiler's. Where the file does something it cannot
  * follow (a macro that stands for __global__, code under #if at file scope, #else, a
  * header of its own, a raw string, __COUNTER__...) it says so in `doubt`, and the
- * caller builds the slow way. */
+ * caller builds the slow way.
+ *
+ * The device view is the other half, for NVRTC, which compiles device code only: the
+ * file with every host-only function definition blanked (spaces, so lines and columns
+ * stay) and the #include of the C library's stdio.h, stdlib.h, string.h, math.h and
+ * limits.h too (NVRTC has no such headers; it declares what device code may call of
+ * them itself). Trusted only where the host
+ * view is: it is what a compiler must then accept exactly as nvcc's device pass does,
+ * or the caller compiles with nvcc. */
 #ifndef PMPPLAB_HOSTVIEW_H
 #define PMPPLAB_HOSTVIEW_H
 
@@ -24,6 +32,9 @@ struct hostview {
 	size_t len;
 	const char *doubt; /* NULL when the view can be trusted; else why not (static) */
 	unsigned n_device; /* device-only function bodies left out */
+	char *device;      /* the device view, NUL-terminated, as long as the source; NULL
+			    * where the file names __NVCC__ or __CUDACC_RTC__ (what tells nvcc
+			    * and NVRTC apart) */
 };
 
 /* The host view of SRC (LEN bytes). Returns 0 (doubt set or not) or -ENOMEM. Release

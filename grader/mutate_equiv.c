@@ -98,7 +98,7 @@ int mutate_equiv_prepare(struct mutate_run *m, FILE *out)
 	struct build_result sol;
 	struct diag_list diags;
 	diag_list_init(&diags);
-	int rc = build_lab(m->spec, m->sol_path, BACKEND_EMU, &sol, &diags);
+	int rc = build_lab(m->spec, m->sol_path, BACKEND_EMU, BUILD_PTX_NVCC, &sol, &diags);
 	diag_print(out, &diags);
 	diag_list_release(&diags);
 	for (unsigned i = 0; rc == 0 && i < m->spec->datasets_count; i++) {
@@ -178,7 +178,7 @@ bool mutate_equivalent(const struct mutate_run *m, const char *path, char *why, 
 	struct build_result b;
 	struct diag_list diags;
 	diag_list_init(&diags);
-	int rc = build_lab(m->spec, path, BACKEND_EMU, &b, &diags);
+	int rc = build_lab(m->spec, path, BACKEND_EMU, BUILD_PTX_NVCC, &b, &diags);
 	diag_list_release(&diags);
 	bool same = rc == 0;
 	if (!same)

@@ -103,6 +103,18 @@ char *paths_emu_libdir(void)
 		      paths_in_build_tree() ? PMPPLAB_BUILD_ROOT "/emu" : PMPPLAB_LIBDIR);
 }
 
+char *paths_nvrtc_ptx(void)
+{
+	char *path = NULL;
+	if (asprintf(&path, "%s/pmpplab-nvrtc-ptx",
+		     paths_in_build_tree() ? PMPPLAB_BUILD_ROOT "/grader" : PMPPLAB_LIBDIR) < 0)
+		return NULL;
+	if (access(path, X_OK) == 0)
+		return path;
+	free(path);
+	return NULL;
+}
+
 int paths_mkdirs(const char *path)
 {
 	char buf[PATH_MAX];

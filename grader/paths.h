@@ -20,6 +20,9 @@ char *paths_cuda_tool(const char *name);
 char *paths_harness_dir(void);
 /* Folder holding libpmpplab_cudart.so. */
 char *paths_emu_libdir(void);
+/* pmpplab-nvrtc-ptx (grader/nvrtc_ptx.c), the emulator's fast PTX compiler; NULL when
+ * it is not there. */
+char *paths_nvrtc_ptx(void);
 /* Build cache: $PMPPLAB_CACHE, else $XDG_CACHE_HOME/pmpplab, else ~/.cache/pmpplab
  * (created). */
 char *paths_cache_dir(void);

@@ -507,14 +507,14 @@ static int measure_both(const struct perf_context *ctx, const struct build_resul
 }
 
 /* Emulator: one counted run each. */
-static int count_both(const struct perf_context *ctx, const struct build_result *sol,
-		      const char *request, struct perf_model *stu, struct perf_model *ref,
-		      char *why, size_t whylen, bool *student_failed)
+static int count_both(const struct perf_context *ctx, const struct build_result *student,
+		      const struct build_result *sol, const char *request, struct perf_model *stu,
+		      struct perf_model *ref, char *why, size_t whylen, bool *student_failed)
 {
 	for (unsigned i = 0; i < 2; i++) {
 		bool is_student = i == 0;
 		struct pl_file out;
-		if (perf_run(ctx, is_student ? ctx->student : sol, "PMPPLAB_COUNTERS=1", NULL, request,
+		if (perf_run(ctx, is_student ? student : sol, "PMPPLAB_COUNTERS=1", NULL, request,
 				 &out, why, whylen) < 0) {
 			*student_failed = is_student;
 			return -1;
@@ -529,12 +529,15 @@ static int count_both(const struct perf_context *ctx, const struct build_result 
 	return 0;
 }
 
-/* Builds the lab's solution for the backend; a failure is the lab's bug. */
+/* Builds the lab's solution for the backend; a failure is the lab's bug. Its PTX is made
+ * by the student's program's compiler (build.h): the emulator's counted figures of the
+ * two are compared, and NVRTC's PTX counts a little differently from nvcc's. */
 static int build_solution(const struct perf_context *ctx, struct build_result *sol,
 			  struct diag_list *diags)
 {
 	char *solution = spec_path(ctx->spec, ctx->spec->solution);
-	int rc = solution ? build_lab(ctx->spec, solution, ctx->backend, sol, diags) : -ENOMEM;
+	enum build_ptx ptx = ctx->student->nvrtc ? BUILD_PTX_NVRTC : BUILD_PTX_NVCC;
+	int rc = solution ? build_lab(ctx->spec, solution, ctx->backend, ptx, sol, diags) : -ENOMEM;
 	free(solution);
 	return rc;
 }
@@ -553,7 +556,7 @@ static char *vendor_line(const struct perf_context *ctx, const struct spec_check
 	struct perf_measure ven = { 0 };
 	int rc = spec_vendor_view(ctx->spec, c->vendor, &view);
 	if (rc == 0 && file)
-		rc = build_lab(&view, file, BACKEND_GPU, &b, &errs);
+		rc = build_lab(&view, file, BACKEND_GPU, BUILD_PTX_NVCC, &b, &errs);
 	if (rc < 0 || !file) {
 		const struct diag *e = b.diags.n ? &b.diags.items[0] : errs.n ? &errs.items[0] : NULL;
 		snprintf(why, sizeof(why), "it did not build%s%s", e ? ": " : "", e ? e->message : "");
@@ -639,12 +642,19 @@ static int grade_counted(const struct perf_context *ctx, const struct spec_check
 	if (c->elements && spec_dataset_eval(ctx->spec, d, c->elements, &work) == 0)
 		elements = (uint64_t)work; /* issue 14: the check's own elements */
 	int rc = build_solution(ctx, &sol, diags);
+	/* the student's PTX by NVRTC, the solution's by nvcc (NVRTC would not take it):
+	 * the student's counted by nvcc's PTX too, so that both count alike */
+	struct build_result own = { 0 };
+	const struct build_result *student = ctx->student;
+	if (rc == 0 && student->nvrtc && !sol.nvrtc &&
+	    build_lab(ctx->spec, ctx->student_source, ctx->backend, BUILD_PTX_NVCC, &own, diags) == 0)
+		student = &own;
 	if (rc == -ENOEXEC) {
 		report_add(r, name, c->points, false, "the lab's solution does not compile, so there is nothing to compare with (a bug in the lab, not your code)");
 		rc = 0;
 	} else if (rc == 0 && perf_request(ctx, d, request, sizeof(request), why, sizeof(why)) < 0) {
 		report_add(r, name, c->points, false, "could not prepare the inputs of dataset %s: %s", d->name, why);
-	} else if (rc == 0 && count_both(ctx, &sol, request, &stu, &ref, why, sizeof(why), &student_failed) < 0) {
+	} else if (rc == 0 && count_both(ctx, student, &sol, request, &stu, &ref, why, sizeof(why), &student_failed) < 0) {
 		/* Its results were right (its correctness test passed): without counters there
 		 * is nothing to judge, and a correct program never fails for speed here. */
 		report_add(r, name, c->points, true,
@@ -656,6 +666,7 @@ static int grade_counted(const struct perf_context *ctx, const struct spec_check
 		report_add(r, name, c->points, v.passed || (!v.judged && v.ran), "%s", text ? text : "");
 		free(text);
 	}
+	build_result_release(&own);
 	build_result_release(&sol);
 	return rc;
 }

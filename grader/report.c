@@ -139,6 +139,8 @@ static json_t *lab_json(const struct report *r)
 		json_object_set_new(o, "solution_ms", json_real(r->solution_ms));
 	if (o && r->build_host_reused) /* the fast build (issue 16) */
 		json_object_set_new(o, "build", json_string("ptx only, program reused"));
+	if (o && r->build_nvrtc)
+		json_object_set_new(o, "ptx", json_string("nvrtc"));
 	return o;
 }
 

@@ -34,6 +34,7 @@ struct report {
 	 * 0 when the build cache answered */
 	double build_ms_host, build_ms_ptx;
 	bool build_host_reused; /* emu: the fast build, only the PTX compiled (build.h) */
+	bool build_nvrtc;       /* emu: the PTX by NVRTC (build.h, BUILD_PTX_NVRTC) */
 	/* --profile on a GPU: each kernel's counters from ncu, or NULL (not measured) */
 	struct ncu_profile *profile;
 	/* Kernels the program launched: the most over the datasets that ran to the end, from

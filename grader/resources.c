@@ -276,7 +276,7 @@ int resources_from_lab(const struct lab_spec *spec, const char *source, const ch
 {
 	resources_init(out);
 	struct build_result b;
-	int rc = build_lab(spec, source, BACKEND_EMU, &b, errs);
+	int rc = build_lab(spec, source, BACKEND_EMU, BUILD_PTX_NVCC, &b, errs);
 	if (rc == -ENOEXEC)
 		for (unsigned i = 0; i < b.diags.n; i++)
 			diag_add(errs, b.diags.items[i].severity, b.diags.items[i].file,

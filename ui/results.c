@@ -349,11 +349,12 @@ static void render_report(const struct results_input *in, struct sline_list *out
 		if (*t)
 			sline_list_addf(out, ROLE_DIM, "%s", t);
 		if (*t && r->build_host_reused) /* the fast build: the PTX only */
-			sline_list_addf(out, ROLE_DIM, "nvcc: PTX %.2f s (host code unchanged: program reused)",
-					r->build_ms_ptx / 1000);
+			sline_list_addf(out, ROLE_DIM, "%s: PTX %.2f s (host code unchanged: program reused)",
+					r->build_nvrtc ? "NVRTC" : "nvcc", r->build_ms_ptx / 1000);
 		else if (*t && r->build_ms_ptx > 0) /* the emulator's two compiles, side by side */
-			sline_list_addf(out, ROLE_DIM, "nvcc: program %.2f s, PTX %.2f s, in parallel",
-					r->build_ms_host / 1000, r->build_ms_ptx / 1000);
+			sline_list_addf(out, ROLE_DIM, "nvcc: program %.2f s, %s: PTX %.2f s, in parallel",
+					r->build_ms_host / 1000, r->build_nvrtc ? "NVRTC" : "nvcc",
+					r->build_ms_ptx / 1000);
 	}
 	sline_list_add(out);
 	const char *why = grouped_reason(r);

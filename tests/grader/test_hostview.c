@@ -148,6 +148,36 @@ static void test_doubts(void **state)
 	assert_non_null(doubt_of("}\n"));
 }
 
+/* The device view (NVRTC's input): host-only definitions and the C library's headers
+ * blanked, everything else where it was. */
+static void test_device_view(void **state)
+{
+	(void)state;
+	struct hostview v;
+	const char *src = BASE "void g()\n{\n#define LATER 3\n}\n__device__ int later = LATER;\n";
+	assert_int_equal(hostview_make(src, strlen(src), &v), 0);
+	assert_null(v.doubt);
+	assert_non_null(v.device);
+	assert_int_equal(strlen(v.device), strlen(src));
+	for (size_t i = 0; src[i]; i++) /* lines and columns kept */
+		assert_true((src[i] == '\n') == (v.device[i] == '\n'));
+	assert_null(strstr(v.device, "stdio.h"));
+	assert_non_null(strstr(v.device, "#define TILE 16"));
+	assert_non_null(strstr(v.device, "x[i] = 2 * x[i];"));
+	assert_non_null(strstr(v.device, "__host__ __device__ float twice(float v) { return 2 * v; }"));
+	assert_null(strstr(v.device, "run"));
+	assert_null(strstr(v.device, "printf"));
+	assert_null(strstr(v.device, "void g"));
+	assert_non_null(strstr(v.device, "#define LATER 3")); /* a directive counts below */
+	assert_non_null(strstr(v.device, "__device__ int later = LATER;"));
+	hostview_release(&v);
+	/* what tells nvcc and NVRTC apart: no device view */
+	const char *rtc = "#ifndef __CUDACC_RTC__\n#endif\n" BASE;
+	assert_int_equal(hostview_make(rtc, strlen(rtc), &v), 0);
+	assert_null(v.device);
+	hostview_release(&v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,6 +186,7 @@ int main(void)
 		cmocka_unit_test(test_directives_in_device_bodies),
 		cmocka_unit_test(test_scopes),
 		cmocka_unit_test(test_doubts),
+		cmocka_unit_test(test_device_view),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
