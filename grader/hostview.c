@@ -23,6 +23,8 @@ enum brace {
 /* The declaration being read at namespace scope: what came since the last ';' or body. */
 struct decl {
 	bool global, device, host; /* __global__, __device__, __host__ */
+	bool templ, stat;          /* template, static */
+	bool space;                /* __constant__ or __managed__ */
 	bool ns, ext;              /* namespace; extern */
 	bool type_kw;              /* struct, class, union or enum before any '(' */
 	bool eq;                   /* an '=' outside parentheses */
@@ -134,13 +136,32 @@ static void decl_word(struct reader *r, size_t i)
 		d->device = true;
 	else if (clex_is(lx, i, "__host__"))
 		d->host = true;
+	else if (clex_is(lx, i, "__constant__") || clex_is(lx, i, "__managed__"))
+		d->space = true;
+	else if (clex_is(lx, i, "template"))
+		d->templ = true;
+	else if (clex_is(lx, i, "static"))
+		d->stat = true;
 	else if (clex_is(lx, i, "namespace"))
 		d->ns = true;
+	if (clex_is(lx, i, "namespace") && i + 1 < lx->n && clex_is(lx, i + 1, "{"))
+		r->device_doubt = true; /* an anonymous one: what of it NVRTC keeps, below */
 	else if (clex_is(lx, i, "extern"))
 		d->ext = true;
 	else if ((clex_is(lx, i, "struct") || clex_is(lx, i, "class") || clex_is(lx, i, "union") ||
 		  clex_is(lx, i, "enum")) && !d->params && d->paren == 0)
 		d->type_kw = true;
+}
+
+/* The device view cannot stand for the file where the PTX needs what only host code
+ * asks for: a kernel template's instances (host code instantiates them, and host code
+ * is not in the view), a kernel or a device variable of internal linkage (static, or in
+ * an anonymous namespace: NVRTC leaves out what nothing in the view uses). */
+static void device_decl(struct reader *r)
+{
+	const struct decl *d = &r->d;
+	if ((d->global && (d->templ || d->stat)) || ((d->device || d->space) && d->stat && !d->params))
+		r->device_doubt = true;
 }
 
 static void open_brace(struct reader *r)
@@ -152,6 +173,8 @@ static void open_brace(struct reader *r)
 			kind = BR_OPEN;
 		else if (d->params && !d->eq && !d->type_kw)
 			kind = (d->global || d->device) && !d->host ? BR_DEVICE : BR_HOST;
+		if (kind != BR_OPEN)
+			device_decl(r);
 		if (kind == BR_OPEN)
 			memset(d, 0, sizeof(*d));
 	}
@@ -214,8 +237,10 @@ static void structure(struct reader *r, size_t i)
 		r->d.params = true;
 	else if (decl && clex_is(lx, i, "=") && r->d.paren == 0)
 		r->d.eq = true;
-	else if (decl && clex_is(lx, i, ";") && r->d.paren == 0)
+	else if (decl && clex_is(lx, i, ";") && r->d.paren == 0) {
+		device_decl(r);
 		memset(&r->d, 0, sizeof(r->d));
+	}
 	if (r->d.paren < 0)
 		doubt(r, "a ) closes nothing");
 	r->last_string = t->kind == CLEX_STRING;

@@ -362,8 +362,9 @@ static void leaderboard_lines(FILE *f, const struct perf_context *ctx, const str
 	if (gpu)
 		snprintf(r.device, sizeof(r.device), "cc %u.%u, %u SMs", run->dev.cc_major,
 			 run->dev.cc_minor, run->dev.sm_count);
-	else
-		snprintf(r.device, sizeof(r.device), "%s", backend_emu_device_name());
+	else /* NVRTC's PTX counts a little differently (build.h): a board of its own */
+		snprintf(r.device, sizeof(r.device), "%s%s", backend_emu_device_name(),
+			 ctx->student->nvrtc ? ", NVRTC PTX" : "");
 	snprintf(r.unit, sizeof(r.unit), "%s", gpu ? "ms" : "cost");
 	struct fs_hash h;
 	fs_hash_init(&h);

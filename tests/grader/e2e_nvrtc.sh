@@ -5,8 +5,8 @@
 # worker (several: which block's fault stops a launch first depends on timing):
 # PMPPLAB_NVRTC=0 and PMPPLAB_NVRTC=1, in one cache (the host programs are shared: only
 # the PTX is compiled again). The verdicts must be the same: every test's name, status,
-# score and output, where the output of a performance check (figures counted from the
-# PTX, which is not nvcc's text) is compared without its numbers. Lab 01's solution with
+# score and output, where the output of a performance or optimisations check (figures
+# counted from the PTX, which is not nvcc's text) is compared without its numbers. Lab 01's solution with
 # an error and with a warning in its kernel checks that the student gets nvcc's messages.
 # A file NVRTC does not take (nvcc made its PTX both times) is listed, not failed; but
 # every solution except those of NO_NVRTC_LABS must be NVRTC's, or the test compares
@@ -57,7 +57,7 @@ import json, re, sys
 r = json.load(open(sys.argv[1]))
 for t in r["tests"]:
     out = re.sub(r"0x[0-9a-f]{8,}", "0xADDRESS", t.get("output", ""))
-    if t["name"].startswith("performance"):
+    if t["name"].startswith(("performance", "optimisations")):
         out = re.sub(r"[0-9]+(\.[0-9]+)?", "N", out)
     print(json.dumps([t["name"], t["status"], t["score"], t["max_score"], out]))
 ' "$1"

@@ -171,10 +171,27 @@ static void test_device_view(void **state)
 	assert_non_null(strstr(v.device, "#define LATER 3")); /* a directive counts below */
 	assert_non_null(strstr(v.device, "__device__ int later = LATER;"));
 	hostview_release(&v);
-	/* what tells nvcc and NVRTC apart: no device view */
-	const char *rtc = "#ifndef __CUDACC_RTC__\n#endif\n" BASE;
-	assert_int_equal(hostview_make(rtc, strlen(rtc), &v), 0);
-	assert_null(v.device);
+	/* no device view: what tells nvcc and NVRTC apart; what only host code makes NVRTC
+	 * emit (a kernel template's instances, kernels and variables of internal linkage) */
+	static const char *const none[] = {
+		"#ifndef __CUDACC_RTC__\n#endif\n" BASE,
+		"template <int B>\n__global__ void t(float *x) { x[B] = 0; }\nvoid h(float *x) { t<4><<<1, 1>>>(x); }\n",
+		"static __global__ void s(float *x) { x[0] = 0; }\n",
+		"static __constant__ float c[4];\n",
+		"static __device__ int d = 1;\n",
+		"namespace {\n__global__ void a(float *x) { x[0] = 0; }\n}\n",
+	};
+	for (unsigned i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+		assert_int_equal(hostview_make(none[i], strlen(none[i]), &v), 0);
+		assert_null(v.doubt);
+		if (v.device)
+			fail_msg("a device view of: %s", none[i]);
+		hostview_release(&v);
+	}
+	/* but a static device function is only for the kernels that call it */
+	const char *helper = "static __device__ float sq(float v) { return v * v; }\n" BASE;
+	assert_int_equal(hostview_make(helper, strlen(helper), &v), 0);
+	assert_non_null(v.device);
 	hostview_release(&v);
 }
 
