@@ -260,4 +260,154 @@ struct cudaTextureDesc {
 #define cudaArrayCubemap 0x04
 #define cudaArrayTextureGather 0x08
 
+/* ---- graphs, stream capture and memory pools (driver_types.h; cudart_graph.c,
+ * cudart_memory.c) ---- */
+
+typedef struct CUgraph_st *cudaGraph_t;
+typedef struct CUgraphNode_st *cudaGraphNode_t;
+typedef struct CUgraphExec_st *cudaGraphExec_t;
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
+typedef unsigned long long cudaGraphConditionalHandle;
+
+enum cudaStreamCaptureStatus {
+	cudaStreamCaptureStatusNone = 0,
+	cudaStreamCaptureStatusActive = 1,
+	cudaStreamCaptureStatusInvalidated = 2,
+};
+enum cudaStreamCaptureMode {
+	cudaStreamCaptureModeGlobal = 0,
+	cudaStreamCaptureModeThreadLocal = 1,
+	cudaStreamCaptureModeRelaxed = 2,
+};
+#define cudaStreamAddCaptureDependencies 0x0
+#define cudaStreamSetCaptureDependencies 0x1
+
+enum cudaGraphNodeType {
+	cudaGraphNodeTypeKernel = 0x00,
+	cudaGraphNodeTypeMemcpy = 0x01,
+	cudaGraphNodeTypeMemset = 0x02,
+	cudaGraphNodeTypeHost = 0x03,
+	cudaGraphNodeTypeGraph = 0x04,
+	cudaGraphNodeTypeEmpty = 0x05,
+	cudaGraphNodeTypeWaitEvent = 0x06,
+	cudaGraphNodeTypeEventRecord = 0x07,
+	cudaGraphNodeTypeExtSemaphoreSignal = 0x08,
+	cudaGraphNodeTypeExtSemaphoreWait = 0x09,
+	cudaGraphNodeTypeMemAlloc = 0x0a,
+	cudaGraphNodeTypeMemFree = 0x0b,
+	cudaGraphNodeTypeConditional = 0x0d,
+	cudaGraphNodeTypeCount,
+};
+
+struct cudaKernelNodeParams {
+	void *func;
+	dim3 gridDim, blockDim;
+	unsigned int sharedMemBytes;
+	void **kernelParams;
+	void **extra;
+};
+struct cudaMemsetParams {
+	void *dst;
+	size_t pitch;
+	unsigned int value, elementSize;
+	size_t width, height;
+};
+struct cudaHostNodeParams {
+	cudaHostFn_t fn;
+	void *userData;
+};
+struct cudaMemcpyNodeParams {
+	int flags;
+	int reserved[3];
+	struct cudaMemcpy3DParms copyParams;
+};
+
+enum cudaMemAllocationType { cudaMemAllocationTypeInvalid = 0, cudaMemAllocationTypePinned = 1 };
+struct cudaMemPoolProps {
+	enum cudaMemAllocationType allocType;
+	int handleTypes; /* enum cudaMemAllocationHandleType */
+	struct cudaMemLocation location;
+	void *win32SecurityAttributes;
+	size_t maxSize;
+	unsigned short usage;
+	unsigned char reserved[54];
+};
+struct cudaMemAllocNodeParams {
+	struct cudaMemPoolProps poolProps;
+	const void *accessDescs; /* const struct cudaMemAccessDesc * */
+	size_t accessDescCount;
+	size_t bytesize;
+	void *dptr;
+};
+struct cudaMemFreeNodeParams {
+	void *dptr;
+};
+enum cudaGraphMemAttributeType {
+	cudaGraphMemAttrUsedMemCurrent = 0x0,
+	cudaGraphMemAttrUsedMemHigh = 0x1,
+	cudaGraphMemAttrReservedMemCurrent = 0x2,
+	cudaGraphMemAttrReservedMemHigh = 0x3,
+};
+enum cudaMemPoolAttr {
+	cudaMemPoolReuseFollowEventDependencies = 0x1,
+	cudaMemPoolReuseAllowOpportunistic = 0x2,
+	cudaMemPoolReuseAllowInternalDependencies = 0x3,
+	cudaMemPoolAttrReleaseThreshold = 0x4,
+	cudaMemPoolAttrReservedMemCurrent = 0x5,
+	cudaMemPoolAttrReservedMemHigh = 0x6,
+	cudaMemPoolAttrUsedMemCurrent = 0x7,
+	cudaMemPoolAttrUsedMemHigh = 0x8,
+};
+
+enum cudaGraphConditionalNodeType {
+	cudaGraphCondTypeIf = 0,
+	cudaGraphCondTypeWhile = 1,
+	cudaGraphCondTypeSwitch = 2,
+};
+#define cudaGraphCondAssignDefault 1
+struct cudaConditionalNodeParams {
+	cudaGraphConditionalHandle handle;
+	enum cudaGraphConditionalNodeType type;
+	unsigned int size;
+	cudaGraph_t *phGraph_out;
+};
+struct cudaChildGraphNodeParams {
+	cudaGraph_t graph;
+	int ownership; /* enum cudaGraphChildGraphNodeOwnership */
+};
+/* cudaGraphAddNode's parameters: a 232-byte union after the type. */
+struct cudaGraphNodeParams {
+	enum cudaGraphNodeType type;
+	int reserved0[3];
+	union {
+		long long reserved1[29];
+		struct cudaKernelNodeParams kernel;
+		struct cudaMemcpyNodeParams memcpy;
+		struct cudaMemsetParams memset;
+		struct cudaHostNodeParams host;
+		struct cudaChildGraphNodeParams graph;
+		struct {
+			cudaEvent_t event;
+		} eventWait, eventRecord;
+		struct cudaMemAllocNodeParams alloc;
+		struct cudaMemFreeNodeParams free;
+		struct cudaConditionalNodeParams conditional;
+	};
+	long long reserved2;
+};
+typedef struct cudaGraphEdgeData_st {
+	unsigned char from_port, to_port, type, reserved[5];
+} cudaGraphEdgeData;
+
+typedef struct cudaGraphInstantiateParams_st {
+	unsigned long long flags;
+	cudaStream_t uploadStream;
+	cudaGraphNode_t errNode_out;
+	int result_out; /* cudaGraphInstantiateResult */
+} cudaGraphInstantiateParams;
+typedef struct cudaGraphExecUpdateResultInfo_st {
+	int result; /* enum cudaGraphExecUpdateResult */
+	cudaGraphNode_t errorNode, errorFromNode;
+} cudaGraphExecUpdateResultInfo;
+
 #endif

@@ -58,7 +58,8 @@
 	X(cudaDevAttrMaxBlocksPerMultiprocessor, 106)                                     \
 	X(cudaDevAttrMaxPersistingL2CacheSize, 108)                                       \
 	X(cudaDevAttrMaxAccessPolicyWindowSize, 109)                                      \
-	X(cudaDevAttrReservedSharedMemoryPerBlock, 111)
+	X(cudaDevAttrReservedSharedMemoryPerBlock, 111)                                   \
+	X(cudaDevAttrMemoryPoolsSupported, 115)
 
 /* Fields of struct cudaDeviceProp in declaration order (CUDA 13 layout: clockRate and
  * friends are gone). X(type, name, array-suffix). */

@@ -15,7 +15,7 @@ struct rt_op {
 	rt_async_fn run;
 	void *arg;
 	uint64_t seq;
-	int device_work;
+	unsigned flags;
 };
 
 static pthread_mutex_t rt_async_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -74,10 +74,13 @@ void rt_async_flush(void)
  * interpreter at its end) goes to a memory stream, then to the held-back output. */
 static void rt_async_execute(struct rt_op *op)
 {
-	rt_async_skip = op->device_work && rt_error_device() != cudaSuccess;
-	if (!op->device_work || rt_async_skip) {
+	int device_work = op->flags & RT_WORK_DEVICE;
+	rt_async_skip = device_work && rt_error_device() != cudaSuccess;
+	if (!device_work || rt_async_skip) {
 		op->run(op->arg);
 		rt_async_skip = 0;
+		if (op->flags & RT_WORK_OWNED)
+			free(op->arg);
 		return;
 	}
 	char *text = NULL;
@@ -86,6 +89,8 @@ static void rt_async_execute(struct rt_op *op)
 	emu_set_printf_stream(mem); /* NULL (stdout) when no stream could be made */
 	op->run(op->arg);
 	emu_set_printf_stream(NULL);
+	if (op->flags & RT_WORK_OWNED)
+		free(op->arg);
 	if (mem) {
 		fclose(mem);
 		rt_async_hold_output(text, n);
@@ -141,13 +146,13 @@ static int rt_async_start(void)
 	return rt_async_started == 1;
 }
 
-uint64_t rt_async_submit(rt_async_fn run, void *arg, int device_work)
+uint64_t rt_async_submit(rt_async_fn run, void *arg, unsigned flags)
 {
 	struct rt_op *op = malloc(sizeof *op);
 	pthread_mutex_lock(&rt_async_lock);
 	uint64_t seq = ++rt_async_issued;
 	if (op && rt_async_start()) {
-		*op = (struct rt_op){NULL, run, arg, seq, device_work};
+		*op = (struct rt_op){NULL, run, arg, seq, flags};
 		if (rt_async_tail)
 			rt_async_tail->next = op;
 		else
@@ -161,7 +166,7 @@ uint64_t rt_async_submit(rt_async_fn run, void *arg, int device_work)
 	free(op);
 	/* No thread (or no memory for the op): run it here, after what is queued. */
 	rt_async_wait(seq - 1);
-	struct rt_op now = {NULL, run, arg, seq, device_work};
+	struct rt_op now = {NULL, run, arg, seq, flags};
 	rt_async_execute(&now);
 	pthread_mutex_lock(&rt_async_lock);
 	rt_async_completed = seq;

@@ -21,11 +21,23 @@
 
 typedef void (*rt_async_fn)(void *arg);
 
-/* Queues run(arg) behind everything issued before; returns its sequence number. run
- * owns arg. device_work: skipped (but still freed by run, called with skip set through
- * rt_async_skipping) once a kernel fault made the context's error sticky, as a GPU runs
- * nothing after one. When the device thread cannot be started, runs it at once. */
-uint64_t rt_async_submit(rt_async_fn run, void *arg, int device_work);
+/* What an operation is. RT_WORK_DEVICE: device work, which must not touch the device
+ * (run is still called, with rt_async_skipping() set) once a kernel fault made the
+ * context's error sticky, as a GPU runs nothing after one. RT_WORK_OWNED: arg is
+ * malloc'd and freed after run; otherwise it is borrowed, and outlives the operation
+ * (a graph's node, cudart_graph.c, runs the same arg at every launch). */
+enum { RT_WORK_DEVICE = 1, RT_WORK_OWNED = 2 };
+
+/* An operation that is not queued yet: what a stream capture or a graph node keeps. */
+struct rt_work {
+	rt_async_fn run;
+	void *arg;
+	unsigned flags;
+};
+
+/* Queues run(arg) behind everything issued before; returns its sequence number. When
+ * the device thread cannot be started, runs it at once. */
+uint64_t rt_async_submit(rt_async_fn run, void *arg, unsigned flags);
 
 /* Inside run: nonzero when the operation must not touch the device (see above). */
 int rt_async_skipping(void);

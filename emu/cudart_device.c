@@ -80,6 +80,7 @@ static void rt_props_init(void)
 	p->concurrentManagedAccess = 1;
 	p->computePreemptionSupported = 1;
 	p->cooperativeLaunch = 1;
+	p->memoryPoolsSupported = 1; /* cudaMallocAsync and the pools: cudart_memory.c */
 	p->sharedMemPerBlockOptin = d->smem_per_block_optin;
 	p->maxBlocksPerMultiProcessor = d->max_blocks_per_sm;
 	p->reservedSharedMemPerBlock = d->smem_reserved_per_block;
@@ -195,6 +196,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
 	case cudaDevAttrReservedSharedMemoryPerBlock: v = (int)p->reservedSharedMemPerBlock; break;
 	case cudaDevAttrMaxPersistingL2CacheSize: v = p->persistingL2CacheMaxSize; break;
 	case cudaDevAttrMaxAccessPolicyWindowSize: v = p->accessPolicyMaxWindowSize; break;
+	case cudaDevAttrMemoryPoolsSupported: v = p->memoryPoolsSupported; break;
 	default:
 		/* texture/surface limits, NUMA, interop...: nothing a course asks; an
 		 * honest "not here" instead of a made-up value */

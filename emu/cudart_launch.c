@@ -281,7 +281,6 @@ static void rt_launch_run(void *arg)
 	if (rt_async_skipping()) { /* a fault before it: a GPU runs nothing more */
 		rt_report_launch(f->name, f->mangled, op->grid, op->block, op->shmem,
 				 rt_error_device(), NULL);
-		free(op);
 		return;
 	}
 	struct emu_launch l = {
@@ -322,7 +321,38 @@ static void rt_launch_run(void *arg)
 	rt_report_launch(f->name, f->mangled, op->grid, op->block, op->shmem, e, &cost);
 	if (e)
 		rt_error_set_pending(e);
-	free(op);
+}
+
+/* Validates a launch of f and makes the operation that runs it (the error is not
+ * recorded: the callers do that). */
+static cudaError_t rt_launch_prepare(struct rt_function *f, dim3 grid, dim3 block, void **args,
+				     size_t shmem, int cooperative, struct rt_work *out)
+{
+	if (!f) /* not a kernel: CUDA 13 says "invalid resource handle" (measured) */
+		return cudaErrorInvalidResourceHandle;
+	cudaError_t e = rt_registry_resolve(f);
+	if (e) {
+		rt_report_launch(f->name, f->mangled, grid, block, shmem, e, NULL);
+		return e;
+	}
+	size_t static_shmem = ptx_kernel_static_shared(f->kernel);
+	enum rt_cfg_problem p = rt_launch_check(grid, block, static_shmem, shmem, f->max_dyn_shmem);
+	if (p != RT_CFG_OK) {
+		rt_explain_cfg(f, p, grid, block, static_shmem, shmem);
+		rt_report_launch(f->name, f->mangled, grid, block, shmem, rt_cfg_codes[p], NULL);
+		return rt_cfg_codes[p];
+	}
+	struct rt_launch_op *op = rt_launch_op_new(f, grid, block, shmem, cooperative, args);
+	if (!op)
+		return cudaErrorMemoryAllocation;
+	*out = (struct rt_work){rt_launch_run, op, RT_WORK_DEVICE | RT_WORK_OWNED};
+	return cudaSuccess;
+}
+
+cudaError_t rt_launch_work(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
+			   struct rt_work *out)
+{
+	return rt_launch_prepare(rt_registry_function(func), grid, block, args, shmem, 0, out);
 }
 
 static cudaError_t rt_launch(struct rt_function *f, dim3 grid, dim3 block, void **args,
@@ -334,30 +364,16 @@ static cudaError_t rt_launch(struct rt_function *f, dim3 grid, dim3 block, void 
 			rt_report_launch(f->name, f->mangled, grid, block, shmem, e, NULL);
 		return e;
 	}
-	if (!f) /* not a kernel: CUDA 13 says "invalid resource handle" (measured) */
+	if (f && !rt_stream_valid(stream))
 		return rt_error_set(cudaErrorInvalidResourceHandle);
-	if (!rt_stream_valid(stream))
-		return rt_error_set(cudaErrorInvalidResourceHandle);
-	e = rt_registry_resolve(f);
-	if (e) {
-		rt_report_launch(f->name, f->mangled, grid, block, shmem, e, NULL);
+	struct rt_work w;
+	e = rt_launch_prepare(f, grid, block, args, shmem, cooperative, &w);
+	if (e)
 		return rt_error_set(e);
-	}
-	size_t static_shmem = ptx_kernel_static_shared(f->kernel);
-	enum rt_cfg_problem p = rt_launch_check(grid, block, static_shmem, shmem, f->max_dyn_shmem);
-	if (p != RT_CFG_OK) {
-		rt_explain_cfg(f, p, grid, block, static_shmem, shmem);
-		rt_report_launch(f->name, f->mangled, grid, block, shmem, rt_cfg_codes[p], NULL);
-		return rt_error_set(rt_cfg_codes[p]);
-	}
-
-	struct rt_launch_op *op = rt_launch_op_new(f, grid, block, shmem, cooperative, args);
-	if (!op)
-		return rt_error_set(cudaErrorMemoryAllocation);
 	rt_async_flush(); /* a launch writes the finished kernels' printf output, as on a GPU */
 	/* The launch itself succeeds, as on a GPU; the kernel runs on the device thread and
 	 * a fault surfaces at a later call. */
-	rt_stream_submit(stream, rt_launch_run, op, 1);
+	rt_stream_submit(stream, w.run, w.arg, w.flags, cudaGraphNodeTypeKernel);
 	return cudaSuccess;
 }
 

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "cudart_abi.h"
+#include "cudart_async.h"
 #include "exec.h"
 
 #pragma GCC visibility push(hidden)
@@ -34,6 +35,11 @@ cudaError_t rt_launch_cfg_code(enum rt_cfg_problem p);
 
 /* The cudaError_t a kernel fault becomes (sticky). */
 cudaError_t rt_launch_fault_code(const struct emu_fault *f);
+
+/* Validates a launch of the kernel func and makes the operation that runs it, for a
+ * graph's kernel node (the arguments are copied). The error is not recorded. */
+cudaError_t rt_launch_work(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
+			   struct rt_work *out);
 
 /* Active blocks per multiprocessor (the occupancy calculator). */
 int rt_launch_occupancy(unsigned nregs, size_t static_shmem, int block_size, size_t dyn_shmem);

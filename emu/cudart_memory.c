@@ -11,6 +11,7 @@
 
 #include "cudart_async.h"
 #include "cudart_errors.h"
+#include "cudart_graph.h"
 #include "cudart_provenance.h"
 #include "cudart_registry.h"
 #include "cudart_report.h"
@@ -165,6 +166,143 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t h
 	return e;
 }
 
+/* Graph memory (cudart_graph.c's allocation nodes): the address ranges reserved for
+ * them and the footprint cudaDeviceGetGraphMemAttribute reports. A graph's allocation
+ * is a freed devmem range until its node runs, which revives it at the same address;
+ * any free (a free node, cudaFree, cudaFreeAsync) frees it again. */
+struct rt_graph_range {
+	devaddr_t a;
+	size_t size;
+};
+static pthread_mutex_t rt_graph_mem_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct rt_graph_range *rt_graph_mem;
+static size_t rt_ngraph_mem;
+static uint64_t rt_graph_fp[4]; /* indexed by cudaGraphMemAttributeType */
+
+/* The graph range starting at a (0 when none); updates the footprint by sign * its size
+ * (reserved memory grows with the used memory; only a trim gives it back). */
+static size_t rt_graph_account(devaddr_t a, int sign)
+{
+	pthread_mutex_lock(&rt_graph_mem_lock);
+	size_t size = 0;
+	for (size_t i = 0; i < rt_ngraph_mem && !size; i++)
+		if (rt_graph_mem[i].a == a)
+			size = rt_graph_mem[i].size;
+	uint64_t *fp = rt_graph_fp;
+	if (size && sign > 0)
+		fp[cudaGraphMemAttrUsedMemCurrent] += size;
+	else if (size && sign < 0)
+		fp[cudaGraphMemAttrUsedMemCurrent] -= size;
+	if (fp[cudaGraphMemAttrReservedMemCurrent] < fp[cudaGraphMemAttrUsedMemCurrent])
+		fp[cudaGraphMemAttrReservedMemCurrent] = fp[cudaGraphMemAttrUsedMemCurrent];
+	for (int i = 0; i < 4; i += 2)
+		if (fp[i + 1] < fp[i])
+			fp[i + 1] = fp[i];
+	pthread_mutex_unlock(&rt_graph_mem_lock);
+	return size;
+}
+
+/* Nonzero when [a, a+n) lies in one graph allocation's range, mapped or not. */
+static int rt_graph_reserved(devaddr_t a, size_t n)
+{
+	int in = 0;
+	pthread_mutex_lock(&rt_graph_mem_lock);
+	for (size_t i = 0; i < rt_ngraph_mem && !in; i++)
+		in = a >= rt_graph_mem[i].a && a + n <= rt_graph_mem[i].a + rt_graph_mem[i].size;
+	pthread_mutex_unlock(&rt_graph_mem_lock);
+	return in;
+}
+
+/* Frees the live allocation ptr (info: its devmem entry). */
+static cudaError_t rt_release(void *ptr, const struct devmem_info *info)
+{
+	devaddr_t a = (devaddr_t)(uintptr_t)ptr;
+	rt_prov_free(ptr);
+	if (devmem_free(a) != 0)
+		return cudaErrorInvalidValue;
+	if (info->kind != DEVMEM_HOST)
+		atomic_fetch_sub(&rt_in_use, info->size);
+	rt_allocs_remove(a);
+	rt_report_untrack_alloc(a);
+	rt_graph_account(a, -1);
+	return cudaSuccess;
+}
+
+cudaError_t rt_memory_graph_reserve(size_t size, void **out)
+{
+	devaddr_t a;
+	if (!size || !out)
+		return cudaErrorInvalidValue;
+	if (size > RT_TOTAL_GLOBAL)
+		return cudaErrorMemoryAllocation;
+	if (devmem_alloc(size, DEVMEM_GLOBAL, "a graph's allocation node", &a) != 0)
+		return cudaErrorMemoryAllocation;
+	devmem_free(a); /* not live until the node runs */
+	pthread_mutex_lock(&rt_graph_mem_lock);
+	struct rt_graph_range *grown =
+		realloc(rt_graph_mem, (rt_ngraph_mem + 1) * sizeof *grown);
+	if (grown) {
+		rt_graph_mem = grown;
+		rt_graph_mem[rt_ngraph_mem++] = (struct rt_graph_range){a, size};
+	}
+	pthread_mutex_unlock(&rt_graph_mem_lock);
+	if (!grown)
+		return cudaErrorMemoryAllocation;
+	*out = (void *)(uintptr_t)a;
+	return cudaSuccess;
+}
+
+cudaError_t rt_memory_graph_map(void *p, size_t size)
+{
+	devaddr_t a = (devaddr_t)(uintptr_t)p;
+	if (devmem_revive(a) != 0) {
+		rt_report_error("cudaGraphLaunch: the graph's allocation %p (%zu bytes) is still "
+				"allocated from an earlier launch: free it (a free node, cudaFree or "
+				"cudaFreeAsync) before the graph runs again", p, size);
+		return cudaErrorInvalidValue;
+	}
+	atomic_fetch_add(&rt_in_use, size);
+	rt_allocs_add(a);
+	rt_report_track_alloc(a, size);
+	rt_graph_account(a, 1);
+	return cudaSuccess;
+}
+
+cudaError_t rt_memory_graph_unmap(void *p)
+{
+	struct devmem_info info;
+	devaddr_t a = (devaddr_t)(uintptr_t)p;
+	if (devmem_find(a, &info) != 0 || info.base != a) {
+		rt_report_error("cudaGraphLaunch: a free node frees %p, which is not allocated "
+				"(freed already, or its allocation node has not run)", p);
+		return cudaErrorInvalidValue;
+	}
+	return rt_release(p, &info);
+}
+
+cudaError_t rt_memory_graph_footprint(int attr, uint64_t *value, int set)
+{
+	if (attr < 0 || attr > 3 || !value)
+		return cudaErrorInvalidValue;
+	pthread_mutex_lock(&rt_graph_mem_lock);
+	cudaError_t e = cudaSuccess;
+	if (!set)
+		*value = rt_graph_fp[attr];
+	else if ((attr & 1) && *value == 0) /* only the high-water marks reset, to 0 */
+		rt_graph_fp[attr] = rt_graph_fp[attr - 1];
+	else
+		e = cudaErrorInvalidValue;
+	pthread_mutex_unlock(&rt_graph_mem_lock);
+	return e;
+}
+
+void rt_memory_graph_trim(void)
+{
+	pthread_mutex_lock(&rt_graph_mem_lock);
+	rt_graph_fp[cudaGraphMemAttrReservedMemCurrent] = rt_graph_fp[cudaGraphMemAttrUsedMemCurrent];
+	pthread_mutex_unlock(&rt_graph_mem_lock);
+}
+
 /* Frees an allocation of one of the kinds allowed; says what was wrong otherwise. */
 static cudaError_t rt_free(const char *call, void *ptr, int host_kind)
 {
@@ -178,16 +316,8 @@ static cudaError_t rt_free(const char *call, void *ptr, int host_kind)
 	struct devmem_info info;
 	if (devmem_find(a, &info) == 0 && info.base == a &&
 	    (host_kind ? info.kind == DEVMEM_HOST
-		       : (info.kind == DEVMEM_GLOBAL || info.kind == DEVMEM_MANAGED))) {
-		rt_prov_free(ptr);
-		if (devmem_free(a) != 0)
-			return rt_error_set(cudaErrorInvalidValue);
-		if (info.kind != DEVMEM_HOST)
-			atomic_fetch_sub(&rt_in_use, info.size);
-		rt_allocs_remove(a);
-		rt_report_untrack_alloc(a);
-		return cudaSuccess;
-	}
+		       : (info.kind == DEVMEM_GLOBAL || info.kind == DEVMEM_MANAGED)))
+		return rt_error_set(rt_release(ptr, &info));
 	enum rt_mem_misuse m;
 	if (devmem_find(a, &info) == 0 && info.base != a) {
 		m = RT_MISUSE_FREE_INTERIOR;
@@ -298,6 +428,8 @@ static cudaError_t rt_resolve(const char *call, const char *arg, const void *p, 
 			return cudaSuccess;
 		goto past_end;
 	}
+	if (rt_graph_reserved(a, n) && (*out = devmem_backing(a, n)))
+		return cudaSuccess; /* a graph's node: its allocation node maps it when it runs */
 	if (devmem_in_device_range(a) && devmem_nearest(a, &info) == 0) {
 		if (!info.live && a >= info.base && a < info.base + info.size)
 			rt_report_api(call, "%s %p points into a %zu-byte %s allocation that was "
@@ -381,7 +513,7 @@ static cudaError_t rt_copy(const char *call, void *dst, const void *src, size_t 
 	cudaError_t e = rt_copy_resolve(call, dst, n, src, n, kind, &d, &s);
 	if (e)
 		return e;
-	struct rt_mem_req r = {d, s, n, 0, dst, src};
+	struct rt_mem_req r = {.d = d, .s = s, .n = n, .dst = dst, .src = src};
 	return rt_stream_memory(stream, async && rt_pinned(dst) && rt_pinned(src), &r);
 }
 
@@ -445,7 +577,7 @@ static cudaError_t rt_memset_api(const char *call, void *p, int value, size_t n,
 	e = rt_resolve(call, "devPtr", p, n, RT_SIDE_DEVICE, call, &d);
 	if (e)
 		return rt_error_set(e);
-	struct rt_mem_req r = {d, NULL, n, value, p, NULL};
+	struct rt_mem_req r = {.d = d, .n = n, .value = (unsigned)value, .dst = p};
 	return rt_error_set(rt_stream_memory(stream, async, &r));
 }
 
@@ -558,19 +690,228 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t coun
 /* ---- stream-ordered allocation, 2D sets, registration, managed hints ---------------- */
 
 /* The stream-ordered forms are the plain ones on a valid stream (cudaFree waits for the
- * queued work). */
-cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
+ * queued work), or a graph's allocation and free nodes on a stream a capture follows.
+ * Memory pools: the emulator allocates every block at once and gives it back when it is
+ * freed, so a pool holds no memory of its own: its attributes are remembered, its
+ * reserved and used memory are the bytes of its live allocations. */
+struct CUmemPoolHandle_st {
+	struct CUmemPoolHandle_st *next;
+	uint64_t attr[9]; /* by enum cudaMemPoolAttr: the settable ones, and the high marks */
+};
+static struct CUmemPoolHandle_st rt_default_pool = {.attr = {0, 1, 1, 1}};
+static struct CUmemPoolHandle_st *rt_pools = &rt_default_pool; /* under rt_pool_lock */
+static cudaMemPool_t rt_current_pool = &rt_default_pool;
+static pthread_mutex_t rt_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+struct rt_pool_alloc {
+	devaddr_t a;
+	size_t size;
+	cudaMemPool_t pool;
+};
+static struct rt_pool_alloc *rt_pool_allocs; /* every allocation a pool made */
+static size_t rt_npool_allocs;
+
+static int rt_pool_valid(cudaMemPool_t pool)
+{
+	int found = 0;
+	pthread_mutex_lock(&rt_pool_lock);
+	for (struct CUmemPoolHandle_st *p = rt_pools; p && !found; p = p->next)
+		found = p == pool;
+	pthread_mutex_unlock(&rt_pool_lock);
+	return found;
+}
+
+/* Bytes of pool's allocations still live (freed ones are dropped from the list). */
+static uint64_t rt_pool_used(cudaMemPool_t pool)
+{
+	uint64_t used = 0;
+	struct devmem_info info;
+	pthread_mutex_lock(&rt_pool_lock);
+	for (size_t i = 0; i < rt_npool_allocs;) {
+		if (devmem_find(rt_pool_allocs[i].a, &info) != 0 || info.base != rt_pool_allocs[i].a) {
+			rt_pool_allocs[i] = rt_pool_allocs[--rt_npool_allocs];
+			continue;
+		}
+		if (rt_pool_allocs[i].pool == pool)
+			used += rt_pool_allocs[i].size;
+		i++;
+	}
+	uint64_t *high = &pool->attr[cudaMemPoolAttrUsedMemHigh];
+	*high = *high > used ? *high : used;
+	pool->attr[cudaMemPoolAttrReservedMemHigh] = *high;
+	pthread_mutex_unlock(&rt_pool_lock);
+	return used;
+}
+
+static cudaError_t rt_pool_malloc(const char *call, void **devPtr, size_t size,
+				  cudaMemPool_t pool, cudaStream_t stream)
 {
 	if (!rt_stream_valid(stream))
 		return rt_error_set(cudaErrorInvalidResourceHandle);
-	return rt_alloc("cudaMallocAsync", devPtr, size, DEVMEM_GLOBAL);
+	if (rt_graph_capturing(stream))
+		return rt_error_set(rt_graph_capture_alloc(stream, devPtr, size));
+	cudaError_t e = rt_alloc(call, devPtr, size, DEVMEM_GLOBAL);
+	if (e || !*devPtr)
+		return e;
+	pthread_mutex_lock(&rt_pool_lock);
+	struct rt_pool_alloc *grown =
+		realloc(rt_pool_allocs, (rt_npool_allocs + 1) * sizeof *grown);
+	if (grown) { /* without it only the pool's figures miss it */
+		rt_pool_allocs = grown;
+		rt_pool_allocs[rt_npool_allocs++] =
+			(struct rt_pool_alloc){(devaddr_t)(uintptr_t)*devPtr, size, pool};
+	}
+	pthread_mutex_unlock(&rt_pool_lock);
+	rt_pool_used(pool); /* the high-water mark */
+	return cudaSuccess;
+}
+
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
+{
+	return rt_pool_malloc("cudaMallocAsync", devPtr, size, rt_current_pool, stream);
+}
+
+cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
+				    cudaStream_t stream)
+{
+	if (!rt_pool_valid(memPool))
+		return rt_error_set(cudaErrorInvalidValue);
+	return rt_pool_malloc("cudaMallocFromPoolAsync", ptr, size, memPool, stream);
 }
 
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream)
 {
 	if (!rt_stream_valid(stream))
 		return rt_error_set(cudaErrorInvalidResourceHandle);
+	if (rt_graph_capturing(stream))
+		return rt_error_set(rt_graph_capture_free(stream, devPtr));
 	return rt_free("cudaFreeAsync", devPtr, 0);
+}
+
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
+{
+	if (!memPool)
+		return rt_error_set(cudaErrorInvalidValue);
+	if (device != 0)
+		return rt_error_set(cudaErrorInvalidDevice);
+	*memPool = &rt_default_pool;
+	return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device)
+{
+	if (!memPool)
+		return rt_error_set(cudaErrorInvalidValue);
+	if (device != 0)
+		return rt_error_set(cudaErrorInvalidDevice);
+	*memPool = rt_current_pool;
+	return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)
+{
+	if (device != 0)
+		return rt_error_set(cudaErrorInvalidDevice);
+	if (!rt_pool_valid(memPool))
+		return rt_error_set(cudaErrorInvalidValue);
+	rt_current_pool = memPool;
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps)
+{
+	if (!memPool || !poolProps || poolProps->allocType != cudaMemAllocationTypePinned ||
+	    poolProps->location.type != 1 /* cudaMemLocationTypeDevice */ ||
+	    poolProps->location.id != 0)
+		return rt_error_set(cudaErrorInvalidValue);
+	struct CUmemPoolHandle_st *p = calloc(1, sizeof *p);
+	if (!p)
+		return rt_error_set(cudaErrorMemoryAllocation);
+	*p = rt_default_pool;
+	memset(p->attr + cudaMemPoolAttrReservedMemCurrent, 0, 4 * sizeof p->attr[0]);
+	pthread_mutex_lock(&rt_pool_lock);
+	p->next = rt_pools;
+	rt_pools = p;
+	pthread_mutex_unlock(&rt_pool_lock);
+	*memPool = p;
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool)
+{
+	if (memPool == &rt_default_pool || !rt_pool_valid(memPool))
+		return rt_error_set(cudaErrorInvalidValue);
+	pthread_mutex_lock(&rt_pool_lock);
+	struct CUmemPoolHandle_st **pp = &rt_pools;
+	while (*pp != memPool)
+		pp = &(*pp)->next;
+	*pp = memPool->next;
+	pthread_mutex_unlock(&rt_pool_lock);
+	if (rt_current_pool == memPool)
+		rt_current_pool = &rt_default_pool;
+	free(memPool); /* its allocations stay valid until freed, as CUDA's do */
+	return cudaSuccess;
+}
+
+/* The reuse policies are ints, the sizes uint64_t; reserved = used: no memory is held. */
+static cudaError_t rt_pool_attr(cudaMemPool_t pool, enum cudaMemPoolAttr attr, void *value,
+				int set)
+{
+	if (!rt_pool_valid(pool) || !value || attr < cudaMemPoolReuseFollowEventDependencies ||
+	    attr > cudaMemPoolAttrUsedMemHigh)
+		return rt_error_set(cudaErrorInvalidValue);
+	if (attr <= cudaMemPoolReuseAllowInternalDependencies) {
+		if (set)
+			pool->attr[attr] = *(int *)value != 0;
+		else
+			*(int *)value = (int)pool->attr[attr];
+		return cudaSuccess;
+	}
+	uint64_t *v = value, used = rt_pool_used(pool);
+	if (set && attr == cudaMemPoolAttrReleaseThreshold)
+		pool->attr[attr] = *v;
+	else if (set && (attr == cudaMemPoolAttrReservedMemHigh ||
+			 attr == cudaMemPoolAttrUsedMemHigh) && *v == 0)
+		pool->attr[cudaMemPoolAttrReservedMemHigh] = pool->attr[cudaMemPoolAttrUsedMemHigh] =
+			used; /* a reset of the high-water marks */
+	else if (set)
+		return rt_error_set(cudaErrorInvalidValue);
+	else if (attr == cudaMemPoolAttrReservedMemCurrent || attr == cudaMemPoolAttrUsedMemCurrent)
+		*v = used;
+	else
+		*v = pool->attr[attr];
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
+{
+	return rt_pool_attr(memPool, attr, value, 1);
+}
+
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
+{
+	return rt_pool_attr(memPool, attr, value, 0);
+}
+
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
+{
+	(void)minBytesToKeep; /* a pool holds nothing beyond its live allocations */
+	return rt_pool_valid(memPool) ? cudaSuccess : rt_error_set(cudaErrorInvalidValue);
+}
+
+/* One device: its own access is the only one there is, read-write (3). */
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const void *descList, size_t count)
+{
+	(void)descList;
+	return rt_pool_valid(memPool) && count <= 1 ? cudaSuccess
+						    : rt_error_set(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaMemPoolGetAccess(int *flags, cudaMemPool_t memPool, struct cudaMemLocation *location)
+{
+	if (!flags || !location || !rt_pool_valid(memPool))
+		return rt_error_set(cudaErrorInvalidValue);
+	*flags = location->type == 1 && location->id == 0 ? 3 : 0;
+	return cudaSuccess;
 }
 
 cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
@@ -754,6 +1095,9 @@ cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t stream
 	__attribute__((alias("cudaMallocAsync")));
 cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t stream)
 	__attribute__((alias("cudaFreeAsync")));
+cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool,
+					 cudaStream_t stream)
+	__attribute__((alias("cudaMallocFromPoolAsync")));
 cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch,
 			      size_t width, size_t height, enum cudaMemcpyKind kind)
 	__attribute__((alias("cudaMemcpy2D")));

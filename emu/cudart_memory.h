@@ -10,6 +10,7 @@
 #define PMPPLAB_EMU_CUDART_MEMORY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cudart_abi.h"
 
@@ -45,6 +46,16 @@ size_t rt_memory_total(void);
 cudaError_t rt_memory_resolve(const char *call, const char *arg, const void *p, size_t n,
 			      enum cudaMemcpyKind kind, int is_src, void **out);
 
+/* Graph memory (cudart_graph.c): reserve gives an allocation node its address (not
+ * usable until map, which the node does when it runs, at every launch); unmap is a free
+ * node. cudaFree and cudaFreeAsync free it too. The footprint: get or (set) reset one
+ * of the cudaGraphMemAttributeType values; trim gives back reserved memory not in use. */
+cudaError_t rt_memory_graph_reserve(size_t size, void **out);
+cudaError_t rt_memory_graph_map(void *p, size_t size);
+cudaError_t rt_memory_graph_unmap(void *p);
+cudaError_t rt_memory_graph_footprint(int attr, uint64_t *value, int set);
+void rt_memory_graph_trim(void);
+
 /* cudaDeviceReset: frees every allocation the program made. */
 void rt_memory_reset(void);
 
@@ -76,6 +87,18 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t coun
 				      cudaStream_t stream);
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream);
+cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
+				    cudaStream_t stream);
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device);
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device);
+cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool);
+cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps);
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool);
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value);
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value);
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const void *descList, size_t count);
+cudaError_t cudaMemPoolGetAccess(int *flags, cudaMemPool_t memPool, struct cudaMemLocation *location);
 cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
 cudaError_t cudaHostUnregister(void *ptr);

@@ -10,7 +10,10 @@
 #include "cudart_attr.h" /* a stream's attributes */
 #include "cudart_async.h"
 #include "cudart_errors.h"
+#include "cudart_graph.h"
 #include "cudart_provenance.h"
+#include "cudart_report.h"
+#include "devmem.h"
 
 /* Handles are kept in lists so a destroyed or made-up handle is an error, not a crash. */
 struct CUstream_st {
@@ -75,9 +78,12 @@ static uint64_t *rt_stream_last(cudaStream_t s)
 	return s == RT_STREAM_PER_THREAD ? &rt_per_thread_last : &s->last;
 }
 
-uint64_t rt_stream_submit(cudaStream_t s, rt_async_fn run, void *arg, int device_work)
+uint64_t rt_stream_submit(cudaStream_t s, rt_async_fn run, void *arg, unsigned flags,
+			  enum cudaGraphNodeType type)
 {
-	uint64_t seq = rt_async_submit(run, arg, device_work);
+	if (rt_graph_capture_work(s, (struct rt_work){run, arg, flags}, type))
+		return 0; /* a node of the graph being captured: it runs at the graph's launches */
+	uint64_t seq = rt_async_submit(run, arg, flags);
 	pthread_mutex_lock(&rt_stream_lock);
 	*rt_stream_last(s) = seq;
 	pthread_mutex_unlock(&rt_stream_lock);
@@ -92,33 +98,81 @@ static uint64_t rt_stream_pending(cudaStream_t s)
 	return seq;
 }
 
+/* Fills n bytes at d with value in elements of elem bytes (little-endian, as a GPU). */
+static void rt_mem_fill(char *d, unsigned value, unsigned elem, size_t n)
+{
+	if (elem <= 1) {
+		memset(d, (int)value, n);
+		return;
+	}
+	for (size_t i = 0; i + elem <= n; i += elem)
+		memcpy(d + i, &value, elem);
+}
+
 /* Does a copy or set; with the provenance hooks (issue 14) that follow the data. */
 static void rt_mem_do(const struct rt_mem_req *r)
 {
-	if (r->s) {
-		memmove(r->d, r->s, r->n);
-		rt_prov_copy(r->dst, r->src, r->n);
-	} else {
-		memset(r->d, r->value, r->n);
-		rt_prov_set(r->dst, r->n);
+	size_t rows = r->rows ? r->rows : 1;
+	for (size_t i = 0; i < rows; i++) {
+		char *d = (char *)r->d + i * r->dpitch;
+		const char *dst = (const char *)r->dst + i * r->dpitch;
+		if (r->s) {
+			memmove(d, (const char *)r->s + i * r->spitch, r->n);
+			rt_prov_copy(dst, (const char *)r->src + i * r->spitch, r->n);
+		} else {
+			rt_mem_fill(d, r->value, r->elem, r->n);
+			rt_prov_set(dst, r->n);
+		}
 	}
+}
+
+/* Nonzero unless p is device memory that is not allocated now: a graph's copy may name
+ * memory that its allocation node maps when it runs (cudart_graph.c). */
+static int rt_mem_mapped(const void *p, const struct rt_mem_req *r, size_t pitch)
+{
+	devaddr_t a = (devaddr_t)(uintptr_t)p;
+	size_t span = (r->rows > 1 ? (r->rows - 1) * pitch : 0) + r->n;
+	return !devmem_in_device_range(a) || devmem_host(a, span);
 }
 
 static void rt_mem_op_run(void *arg)
 {
-	if (!rt_async_skipping()) /* nothing runs after a kernel's fault */
-		rt_mem_do(arg);
-	free(arg);
+	const struct rt_mem_req *r = arg;
+	if (rt_async_skipping()) /* nothing runs after a kernel's fault */
+		return;
+	const void *bad = !rt_mem_mapped(r->dst, r, r->dpitch) ? r->dst
+			  : r->s && !rt_mem_mapped(r->src, r, r->spitch) ? r->src
+									  : NULL;
+	if (bad) {
+		rt_report_error("a %s of %zu bytes reached %p when it was not allocated (a graph's "
+				"allocation before its allocation node ran, or after its free)",
+				r->s ? "copy" : "memset", r->n, bad);
+		rt_error_set_pending(cudaErrorIllegalAddress);
+		return;
+	}
+	rt_mem_do(r);
+}
+
+cudaError_t rt_stream_memory_work(const struct rt_mem_req *r, struct rt_work *out)
+{
+	struct rt_mem_req *op = malloc(sizeof *op);
+	if (!op)
+		return cudaErrorMemoryAllocation;
+	*op = *r;
+	out->run = rt_mem_op_run;
+	out->arg = op;
+	out->flags = RT_WORK_DEVICE | RT_WORK_OWNED;
+	return cudaSuccess;
 }
 
 cudaError_t rt_stream_memory(cudaStream_t stream, int async, const struct rt_mem_req *r)
 {
-	if (async) {
-		struct rt_mem_req *op = malloc(sizeof *op);
-		if (!op)
+	if (async || rt_graph_capturing(stream)) { /* a capture takes every copy as a node */
+		struct rt_work w;
+		if (rt_stream_memory_work(r, &w))
 			return cudaErrorMemoryAllocation;
-		*op = *r;
-		rt_stream_submit(stream, rt_mem_op_run, op, 1);
+		rt_stream_submit(stream, w.run, w.arg, w.flags,
+				 r->s ? cudaGraphNodeTypeMemcpy : cudaGraphNodeTypeMemset);
 		return cudaSuccess;
 	}
 	rt_async_idle();
@@ -232,7 +286,10 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
 		return e;
 	if (!rt_stream_valid(stream) || !rt_event_valid(event))
 		return rt_error_set(cudaErrorInvalidResourceHandle);
-	return flags ? rt_error_set(cudaErrorInvalidValue) : cudaSuccess;
+	if (flags)
+		return rt_error_set(cudaErrorInvalidValue);
+	rt_graph_capture_join(stream, event); /* waiting for a captured event joins the capture */
+	return cudaSuccess;
 }
 
 cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority)
@@ -271,7 +328,18 @@ static void rt_host_call_run(void *arg)
 		c->fn(c->data);
 	else
 		c->callback(c->stream, rt_error_device(), c->data);
-	free(c);
+}
+
+cudaError_t rt_stream_host_work(cudaHostFn_t fn, void *data, struct rt_work *out)
+{
+	struct rt_host_call *q = malloc(sizeof *q);
+	if (!q)
+		return cudaErrorMemoryAllocation;
+	*q = (struct rt_host_call){fn, NULL, NULL, data};
+	out->run = rt_host_call_run;
+	out->arg = q;
+	out->flags = RT_WORK_OWNED;
+	return cudaSuccess;
 }
 
 static cudaError_t rt_host_call(cudaStream_t stream, struct rt_host_call c)
@@ -285,7 +353,7 @@ static cudaError_t rt_host_call(cudaStream_t stream, struct rt_host_call c)
 	if (!q)
 		return rt_error_set(cudaErrorMemoryAllocation);
 	*q = c;
-	rt_stream_submit(stream, rt_host_call_run, q, 0);
+	rt_stream_submit(stream, rt_host_call_run, q, RT_WORK_OWNED, cudaGraphNodeTypeHost);
 	return cudaSuccess;
 }
 
@@ -346,8 +414,10 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
 		return rt_error_set(cudaErrorInvalidResourceHandle);
 	if (flags > 1)
 		return rt_error_set(cudaErrorInvalidValue);
+	if (rt_graph_capture_event(stream, event))
+		return cudaSuccess; /* a point of the capture other streams may wait for */
 	event->recorded = 1;
-	event->seq = rt_stream_submit(stream, rt_event_fire, event, 0);
+	event->seq = rt_stream_submit(stream, rt_event_fire, event, 0, cudaGraphNodeTypeEventRecord);
 	return cudaSuccess;
 }
 

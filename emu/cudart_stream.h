@@ -18,22 +18,35 @@
 int rt_stream_valid(cudaStream_t s);
 
 /* Queues run(arg) on stream s (a valid handle), behind the work issued before it (see
- * rt_async_submit); returns its sequence number. */
-uint64_t rt_stream_submit(cudaStream_t s, rt_async_fn run, void *arg, int device_work);
+ * rt_async_submit); returns its sequence number. On a stream that a capture follows
+ * (cudart_graph.h) the operation becomes a node of TYPE in the graph instead, and 0 is
+ * returned. */
+uint64_t rt_stream_submit(cudaStream_t s, rt_async_fn run, void *arg, unsigned flags,
+			  enum cudaGraphNodeType type);
 
-/* A copy of n bytes from s to d (resolved, host-addressable pointers), or a set of them
- * to value when s is NULL; dst and src are the caller's pointers (for provenance). */
+/* A copy of rows rows of n bytes from s to d (resolved, host-addressable pointers), or a
+ * set of them to value when s is NULL (in elements of elem bytes: 1, 2 or 4; a row is n
+ * bytes); dst and src are the caller's pointers (for provenance). rows 0 is one row;
+ * dpitch and spitch step from row to row. */
 struct rt_mem_req {
 	void *d;
 	const void *s;
 	size_t n;
-	int value;
+	unsigned value, elem;
+	size_t rows, dpitch, spitch;
 	const void *dst, *src;
 };
 
 /* Does r. async: queued on stream; otherwise at once, after the queued work, returning
  * the error a kernel in it left. */
 cudaError_t rt_stream_memory(cudaStream_t stream, int async, const struct rt_mem_req *r);
+
+/* The operation that does r, for a graph's memcpy or memset node (arg is a copy of r:
+ * RT_WORK_OWNED). */
+cudaError_t rt_stream_memory_work(const struct rt_mem_req *r, struct rt_work *out);
+
+/* The operation that calls fn(data), for a graph's host node. */
+cudaError_t rt_stream_host_work(cudaHostFn_t fn, void *data, struct rt_work *out);
 
 /* cudaDeviceReset: waits for the queued work, then destroys every stream and event. */
 void rt_stream_reset(void);

@@ -191,6 +191,36 @@ int devmem_free(devaddr_t addr)
 	return 0;
 }
 
+int devmem_revive(devaddr_t addr)
+{
+	pthread_rwlock_wrlock(&devmem_lock);
+	size_t i = devmem_upper(addr);
+	struct devmem_alloc *a = i ? &devmem_tab[i - 1] : NULL;
+	if (!a || a->base != addr || a->live || a->kind != DEVMEM_GLOBAL) {
+		pthread_rwlock_unlock(&devmem_lock);
+		return -EINVAL;
+	}
+	size_t off = (size_t)(addr - (devaddr_t)(uintptr_t)devmem_dev);
+	a->host = devmem_shadow + off;
+	a->written = devmem_flags + off;
+	memset(a->written, 0, a->size ? a->size : 1); /* the host's, as a fresh allocation */
+	a->live = 1;
+	pthread_rwlock_unlock(&devmem_lock);
+	return 0;
+}
+
+void *devmem_backing(devaddr_t addr, size_t len)
+{
+	pthread_rwlock_rdlock(&devmem_lock);
+	size_t i = devmem_upper(addr);
+	struct devmem_alloc *a = i ? &devmem_tab[i - 1] : NULL;
+	char *p = NULL;
+	if (a && a->kind == DEVMEM_GLOBAL && addr + (len ? len : 1) <= a->base + (a->size ? a->size : 1))
+		p = devmem_shadow + (size_t)(addr - (devaddr_t)(uintptr_t)devmem_dev);
+	pthread_rwlock_unlock(&devmem_lock);
+	return p;
+}
+
 /* The live allocation containing [addr, addr+len), or NULL. Caller holds the lock. */
 static struct devmem_alloc *devmem_lookup(devaddr_t addr, size_t len)
 {

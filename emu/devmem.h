@@ -28,6 +28,16 @@ int devmem_alloc(size_t size, enum devmem_kind kind, const char *label, devaddr_
  * allocation (double free, interior pointer, unknown address). */
 int devmem_free(devaddr_t addr);
 
+/* Makes the freed device (DEVMEM_GLOBAL) allocation starting at addr live again, at the
+ * same address: a CUDA graph's allocation node maps its memory at every launch, and
+ * frees it at its free node (cudart_graph.c). Its contents are undefined, as a new
+ * allocation's on a GPU. -EINVAL unless addr starts a freed device allocation. */
+int devmem_revive(devaddr_t addr);
+
+/* The memory that backs [addr, addr+len) of a device (DEVMEM_GLOBAL) allocation, live
+ * or freed, or NULL: for a graph's copies made before its allocation node has run. */
+void *devmem_backing(devaddr_t addr, size_t len);
+
 /* The host pointer backing [addr, addr+len), or NULL unless the whole range lies in one
  * live allocation. len 0 is treated as 1. */
 void *devmem_host(devaddr_t addr, size_t len);

@@ -887,6 +887,26 @@ int warp_exec(struct block *b, struct warp *w)
 			}
 			NEXT;
 		}
+		CASE(SETCONDITIONAL) {
+			/* cudaGraphSetConditional(handle, value): the handle is the address of
+			 * 4 bytes of device memory (cudart_graph.c); the last lane's value wins */
+			const struct ptx_module *mod = b->L->m;
+			size_t fs = fr->f->fparam_size;
+			for (uint32_t mm = m; in->ns >= 2 && mm; mm &= mm - 1) {
+				unsigned l = (unsigned)__builtin_ctz(mm);
+				uint64_t h;
+				uint32_t v;
+				memcpy(&h, fr->fparam + l * fs + mod->callargs[in->off], 8);
+				memcpy(&v, fr->fparam + l * fs + mod->callargs[in->off + 1], 4);
+				char *p = mem_at(b, w, l, in, SP_GLOBAL, h, 4, 1);
+				if (!p) {
+					rc = -EFAULT;
+					goto out;
+				}
+				memcpy(p, &v, 4);
+			}
+			NEXT;
+		}
 		CASE(ASSERTFAIL) {
 			const struct ptx_module *mod = b->L->m;
 			unsigned l = (unsigned)__builtin_ctz(m);

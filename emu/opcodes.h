@@ -119,6 +119,7 @@
 	X(BRKPT, "brkpt", "")                       /* breakpoint: treated like trap */                   \
 	X(VPRINTF, "", "")                          /* call vprintf: device printf */                     \
 	X(ASSERTFAIL, "", "")                       /* call __assertfail: device assert() failed */       \
+	X(SETCONDITIONAL, "", "")                   /* call cudaGraphSetConditional: a graph's handle */  \
 	X(UNPACK, "", "")                           /* mov.bN {a, b, ...}, x: split a register */         \
 	X(PACK, "", "")                             /* mov.bN x, {a, b, ...}: join registers */           \
 	X(CLOCK, "", "")                            /* mov from %clock/%clock64/%globaltimer */           \

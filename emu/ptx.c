@@ -136,6 +136,10 @@ static int resolve_calls(struct parser *p)
 			in->op = OP_ASSERTFAIL;
 			continue;
 		}
+		if (!strcmp(name, "cudaGraphSetConditional")) {
+			in->op = OP_SETCONDITIONAL;
+			continue;
+		}
 		if (!strncmp(name, "cudaLaunchDevice", 16) || !strncmp(name, "cudaGetParameterBuffer", 22) ||
 		    !strncmp(name, "__cudaCDP", 9))
 			what = "dynamic parallelism (a kernel launching kernels) is not emulated; run "

@@ -81,6 +81,18 @@ static void test_texture_types(void **state)
 		assert_int_equal(ours[i], theirs[i]);
 }
 
+static void test_graph_types(void **state)
+{
+	(void)state;
+	size_t ours[MAX_FIELDS], theirs[MAX_FIELDS], n = 0;
+#define VALUE(expr) ours[n++] = (expr);
+	ABI_GRAPH_LAYOUT(VALUE)
+#undef VALUE
+	assert_int_equal(abi_cuda_graph(theirs), n);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(ours[i], theirs[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -89,6 +101,7 @@ int main(void)
 		cmocka_unit_test(test_pointer_attributes),
 		cmocka_unit_test(test_launch_config),
 		cmocka_unit_test(test_texture_types),
+		cmocka_unit_test(test_graph_types),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

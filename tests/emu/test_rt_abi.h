@@ -35,4 +35,34 @@ void abi_cuda_launchattr(size_t *size, size_t *val_offset, size_t *val_size);
 	X((size_t)cudaArrayCubemap)
 size_t abi_cuda_texture(size_t *out);
 
+/* Graphs, stream capture and memory pools (cudart_abi.h's graph part). */
+#define ABI_GRAPH_LAYOUT(X)                                                               \
+	X(sizeof(struct cudaKernelNodeParams)) X(offsetof(struct cudaKernelNodeParams, blockDim)) \
+	X(offsetof(struct cudaKernelNodeParams, sharedMemBytes))                              \
+	X(offsetof(struct cudaKernelNodeParams, kernelParams))                                \
+	X(offsetof(struct cudaKernelNodeParams, extra)) X(sizeof(struct cudaMemsetParams))    \
+	X(offsetof(struct cudaMemsetParams, value)) X(offsetof(struct cudaMemsetParams, elementSize)) \
+	X(offsetof(struct cudaMemsetParams, width)) X(offsetof(struct cudaMemsetParams, height)) \
+	X(sizeof(struct cudaHostNodeParams)) X(sizeof(struct cudaMemcpyNodeParams))           \
+	X(offsetof(struct cudaMemcpyNodeParams, copyParams)) X(sizeof(struct cudaMemPoolProps)) \
+	X(offsetof(struct cudaMemPoolProps, location)) X(offsetof(struct cudaMemPoolProps, maxSize)) \
+	X(offsetof(struct cudaMemPoolProps, usage)) X(sizeof(struct cudaMemAllocNodeParams))  \
+	X(offsetof(struct cudaMemAllocNodeParams, bytesize))                                  \
+	X(offsetof(struct cudaMemAllocNodeParams, dptr)) X(sizeof(struct cudaConditionalNodeParams)) \
+	X(offsetof(struct cudaConditionalNodeParams, type))                                   \
+	X(offsetof(struct cudaConditionalNodeParams, size))                                   \
+	X(offsetof(struct cudaConditionalNodeParams, phGraph_out))                            \
+	X(sizeof(struct cudaGraphNodeParams)) X(offsetof(struct cudaGraphNodeParams, kernel))  \
+	X(offsetof(struct cudaGraphNodeParams, memcpy)) X(offsetof(struct cudaGraphNodeParams, alloc)) \
+	X(offsetof(struct cudaGraphNodeParams, conditional))                                  \
+	X(offsetof(struct cudaGraphNodeParams, eventRecord.event))                            \
+	X(offsetof(struct cudaGraphNodeParams, reserved2)) X(sizeof(cudaGraphEdgeData))       \
+	X(sizeof(cudaGraphInstantiateParams)) X(offsetof(cudaGraphInstantiateParams, result_out)) \
+	X(sizeof(cudaGraphExecUpdateResultInfo)) X(sizeof(cudaGraphConditionalHandle))        \
+	X((size_t)cudaGraphNodeTypeConditional) X((size_t)cudaStreamCaptureModeRelaxed)       \
+	X((size_t)cudaStreamCaptureStatusInvalidated) X((size_t)cudaGraphMemAttrReservedMemHigh) \
+	X((size_t)cudaMemPoolAttrUsedMemHigh) X((size_t)cudaGraphCondTypeSwitch)              \
+	X((size_t)cudaStreamSetCaptureDependencies) X((size_t)cudaGraphCondAssignDefault)
+size_t abi_cuda_graph(size_t *out);
+
 #endif

@@ -77,3 +77,12 @@ size_t abi_cuda_texture(size_t *out)
 #undef VALUE
 	return n;
 }
+
+size_t abi_cuda_graph(size_t *out)
+{
+	size_t n = 0;
+#define VALUE(expr) out[n++] = (expr);
+	ABI_GRAPH_LAYOUT(VALUE)
+#undef VALUE
+	return n;
+}

@@ -1,0 +1,1423 @@
+/* cudart_graph — see cudart_graph.h. */
+#include "cudart_graph.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudart_errors.h"
+#include "cudart_launch.h"
+#include "cudart_memory.h"
+#include "cudart_report.h"
+#include "cudart_stream.h"
+#include "devmem.h"
+
+/* Handles carry a tag, cleared when they are destroyed, so a made-up or destroyed one
+ * is an error rather than a crash (most of the time: freed memory may keep it). */
+#define RT_GRAPH_TAG 0x47524150u
+#define RT_NODE_TAG 0x4e4f4445u
+#define RT_EXEC_TAG 0x45584543u
+
+/* What a node does (see cudart_graph.h): shared, counted, never changed. */
+struct rt_payload {
+	atomic_int refs;
+	enum cudaGraphNodeType type;
+	struct rt_work work;   /* kernel, memcpy, memset, host */
+	cudaEvent_t event;     /* event record and wait */
+	void *dptr;            /* memory allocation and free */
+	size_t bytes;          /* memory allocation */
+	cudaGraph_t *graphs;   /* child graph (1), a conditional's bodies (size) */
+	cudaGraphConditionalHandle handle;
+	enum cudaGraphConditionalNodeType cond;
+	unsigned size;
+};
+
+/* A conditional handle of a graph: 4 bytes of device memory a kernel sets. */
+struct rt_handle {
+	cudaGraphConditionalHandle h;
+	unsigned value; /* the default */
+	unsigned flags; /* cudaGraphCondAssignDefault: written at every launch */
+};
+
+struct CUgraphNode_st {
+	unsigned tag;
+	cudaGraph_t graph;
+	struct rt_payload *p;
+	cudaGraphNode_t *deps;
+	size_t ndeps, index; /* index: position in graph->nodes */
+};
+
+struct CUgraph_st {
+	unsigned tag;
+	cudaGraphNode_t *nodes;
+	size_t n, cap;
+	int reordered; /* an edge was added later: the add order is no longer topological */
+	struct rt_handle *handles;
+	size_t nhandles;
+};
+
+/* An executable graph: payloads in a topological order; child graphs and conditional
+ * bodies instantiated with it. */
+struct rt_xnode {
+	struct rt_payload *p;
+	cudaGraphNode_t origin;
+	struct CUgraphExec_st **sub;
+};
+struct CUgraphExec_st {
+	unsigned tag;
+	struct rt_xnode *x;
+	size_t n;
+	struct rt_handle *handles;
+	size_t nhandles;
+	unsigned long long flags;
+	uint64_t last; /* the sequence number of its last launch */
+};
+
+/* ---- payloads, nodes, graphs ----------------------------------------------------- */
+
+static void rt_graph_free(cudaGraph_t g);
+
+static struct rt_payload *rt_payload_new(enum cudaGraphNodeType type)
+{
+	struct rt_payload *p = calloc(1, sizeof *p);
+	if (p) {
+		atomic_init(&p->refs, 1);
+		p->type = type;
+	}
+	return p;
+}
+
+static void rt_payload_put(struct rt_payload *p)
+{
+	if (!p || atomic_fetch_sub(&p->refs, 1) != 1)
+		return;
+	if (p->work.flags & RT_WORK_OWNED)
+		free(p->work.arg);
+	unsigned ngraphs = p->type == cudaGraphNodeTypeConditional ? p->size
+			   : p->type == cudaGraphNodeTypeGraph	      ? 1
+									      : 0;
+	for (unsigned i = 0; p->graphs && i < ngraphs; i++)
+		rt_graph_free(p->graphs[i]);
+	free(p->graphs);
+	free(p);
+}
+
+static int rt_graph_ok(cudaGraph_t g)
+{
+	return g && g->tag == RT_GRAPH_TAG;
+}
+
+static int rt_node_ok(cudaGraphNode_t n)
+{
+	return n && n->tag == RT_NODE_TAG;
+}
+
+static cudaGraph_t rt_graph_new(void)
+{
+	cudaGraph_t g = calloc(1, sizeof *g);
+	if (g)
+		g->tag = RT_GRAPH_TAG;
+	return g;
+}
+
+static void rt_graph_free(cudaGraph_t g)
+{
+	if (!g)
+		return;
+	for (size_t i = 0; i < g->n; i++) {
+		rt_payload_put(g->nodes[i]->p);
+		free(g->nodes[i]->deps);
+		g->nodes[i]->tag = 0;
+		free(g->nodes[i]);
+	}
+	free(g->nodes);
+	free(g->handles);
+	g->tag = 0;
+	free(g);
+}
+
+/* Adds a node doing p (taken over, also on failure) to g after deps. */
+static cudaError_t rt_node_add(cudaGraph_t g, const cudaGraphNode_t *deps, size_t ndeps,
+			       struct rt_payload *p, cudaGraphNode_t *out)
+{
+	if (!p)
+		return cudaErrorMemoryAllocation;
+	for (size_t i = 0; i < ndeps; i++)
+		if (!rt_node_ok(deps[i]) || deps[i]->graph != g) {
+			rt_payload_put(p);
+			return cudaErrorInvalidValue;
+		}
+	cudaGraphNode_t n = calloc(1, sizeof *n);
+	if (n && ndeps)
+		n->deps = malloc(ndeps * sizeof *n->deps);
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 16;
+		cudaGraphNode_t *grown = realloc(g->nodes, cap * sizeof *grown);
+		if (grown) {
+			g->nodes = grown;
+			g->cap = cap;
+		}
+	}
+	if (!n || (ndeps && !n->deps) || g->n == g->cap) {
+		if (n)
+			free(n->deps);
+		free(n);
+		rt_payload_put(p);
+		return cudaErrorMemoryAllocation;
+	}
+	*n = (struct CUgraphNode_st){RT_NODE_TAG, g, p, n->deps, ndeps, g->n};
+	if (ndeps)
+		memcpy(n->deps, deps, ndeps * sizeof *deps);
+	g->nodes[g->n++] = n;
+	if (out)
+		*out = n;
+	return cudaSuccess;
+}
+
+/* The common checks of the cudaGraphAdd*Node calls. */
+static cudaError_t rt_add_check(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps,
+				size_t ndeps)
+{
+	cudaError_t e = rt_error_enter();
+	if (e)
+		return e;
+	return !out || !rt_graph_ok(g) || (ndeps && !deps) ? cudaErrorInvalidValue : cudaSuccess;
+}
+
+/* Adds a node whose payload holds the operation w (taken over). */
+static cudaError_t rt_add_work(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps,
+			       size_t ndeps, enum cudaGraphNodeType type, struct rt_work w)
+{
+	struct rt_payload *p = rt_payload_new(type);
+	if (!p) {
+		if (w.flags & RT_WORK_OWNED)
+			free(w.arg);
+		return cudaErrorMemoryAllocation;
+	}
+	p->work = w;
+	return rt_node_add(g, deps, ndeps, p, out);
+}
+
+/* ---- node parameters to payloads --------------------------------------------------- */
+
+static cudaError_t rt_kernel_work(const struct cudaKernelNodeParams *k, struct rt_work *w)
+{
+	if (!k)
+		return cudaErrorInvalidValue;
+	if (k->extra) {
+		rt_report_error("cudaGraphAddKernelNode: arguments in the 'extra' form "
+				"(CU_LAUNCH_PARAM_BUFFER_POINTER) are not emulated; pass them in "
+				"kernelParams, or run with --backend gpu");
+		return cudaErrorNotSupported;
+	}
+	return rt_launch_work(k->func, k->gridDim, k->blockDim, k->kernelParams, k->sharedMemBytes,
+			      w);
+}
+
+/* A 3-D copy between pitched pointers, as rows of extent.width bytes. */
+static cudaError_t rt_memcpy_work(const struct cudaMemcpy3DParms *c, struct rt_work *w)
+{
+	static const char call[] = "cudaGraphAddMemcpyNode";
+	if (!c)
+		return cudaErrorInvalidValue;
+	if (c->srcArray || c->dstArray) {
+		rt_report_error("%s: copies to or from CUDA arrays in a graph are not emulated; "
+				"run with --backend gpu", call);
+		return cudaErrorNotSupported;
+	}
+	size_t width = c->extent.width, height = c->extent.height ? c->extent.height : 1;
+	size_t depth = c->extent.depth ? c->extent.depth : 1;
+	const struct cudaPitchedPtr *sp = &c->srcPtr, *dp = &c->dstPtr;
+	size_t spitch = sp->pitch ? sp->pitch : width, dpitch = dp->pitch ? dp->pitch : width;
+	if (depth > 1 && (sp->ysize != height || dp->ysize != height)) {
+		rt_report_error("%s: a 3-D copy whose slices are not %zu rows apart (ysize %zu "
+				"and %zu) is not emulated; run with --backend gpu", call, height,
+				sp->ysize, dp->ysize);
+		return cudaErrorNotSupported;
+	}
+	if (width > spitch || width > dpitch || !width)
+		return cudaErrorInvalidValue;
+	size_t rows = height * depth;
+	const char *src = (const char *)sp->ptr + (c->srcPos.z * sp->ysize + c->srcPos.y) * spitch +
+			  c->srcPos.x;
+	char *dst = (char *)dp->ptr + (c->dstPos.z * dp->ysize + c->dstPos.y) * dpitch +
+		    c->dstPos.x;
+	struct rt_mem_req r = {.n = width, .rows = rows, .dpitch = dpitch, .spitch = spitch,
+			       .dst = dst, .src = src};
+	void *d, *s;
+	cudaError_t e = rt_memory_resolve(call, "src", src, (rows - 1) * spitch + width, c->kind,
+					  1, &s);
+	if (!e)
+		e = rt_memory_resolve(call, "dst", dst, (rows - 1) * dpitch + width, c->kind, 0,
+				      &d);
+	if (e)
+		return e;
+	r.d = d;
+	r.s = s;
+	return rt_stream_memory_work(&r, w);
+}
+
+static cudaError_t rt_memset_work(const struct cudaMemsetParams *m, struct rt_work *w)
+{
+	if (!m || (m->elementSize != 1 && m->elementSize != 2 && m->elementSize != 4) ||
+	    !m->width)
+		return cudaErrorInvalidValue;
+	size_t rows = m->height ? m->height : 1, n = m->width * m->elementSize;
+	size_t pitch = rows > 1 ? m->pitch : n;
+	if (rows > 1 && pitch < n)
+		return cudaErrorInvalidValue;
+	void *d;
+	cudaError_t e = rt_memory_resolve("cudaGraphAddMemsetNode", "dst", m->dst,
+					  (rows - 1) * pitch + n, cudaMemcpyHostToDevice, 0, &d);
+	if (e)
+		return e;
+	struct rt_mem_req r = {.d = d, .n = n, .value = m->value, .elem = m->elementSize,
+			       .rows = rows, .dpitch = pitch, .dst = m->dst};
+	return rt_stream_memory_work(&r, w);
+}
+
+/* ---- the cudaGraphAdd*Node calls --------------------------------------------------- */
+
+cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags)
+{
+	cudaError_t e = rt_error_enter();
+	if (e)
+		return e;
+	if (!pGraph || flags)
+		return rt_error_set(cudaErrorInvalidValue);
+	*pGraph = rt_graph_new();
+	return *pGraph ? cudaSuccess : rt_error_set(cudaErrorMemoryAllocation);
+}
+
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				   const cudaGraphNode_t *pDependencies, size_t numDependencies,
+				   const struct cudaKernelNodeParams *pNodeParams)
+{
+	struct rt_work w = {0};
+	cudaError_t e = rt_add_check(pGraphNode, graph, pDependencies, numDependencies);
+	if (!e)
+		e = rt_kernel_work(pNodeParams, &w);
+	if (!e)
+		e = rt_add_work(pGraphNode, graph, pDependencies, numDependencies,
+				cudaGraphNodeTypeKernel, w);
+	return rt_error_set(e);
+}
+
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				   const cudaGraphNode_t *pDependencies, size_t numDependencies,
+				   const struct cudaMemcpy3DParms *pCopyParams)
+{
+	struct rt_work w = {0};
+	cudaError_t e = rt_add_check(pGraphNode, graph, pDependencies, numDependencies);
+	if (!e)
+		e = rt_memcpy_work(pCopyParams, &w);
+	if (!e)
+		e = rt_add_work(pGraphNode, graph, pDependencies, numDependencies,
+				cudaGraphNodeTypeMemcpy, w);
+	return rt_error_set(e);
+}
+
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				     const cudaGraphNode_t *pDependencies, size_t numDependencies,
+				     void *dst, const void *src, size_t count,
+				     enum cudaMemcpyKind kind)
+{
+	struct cudaMemcpy3DParms c = {
+		.srcPtr = {(void *)src, count, count, 1},
+		.dstPtr = {dst, count, count, 1},
+		.extent = {count, 1, 1},
+		.kind = kind,
+	};
+	return cudaGraphAddMemcpyNode(pGraphNode, graph, pDependencies, numDependencies, &c);
+}
+
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				   const cudaGraphNode_t *pDependencies, size_t numDependencies,
+				   const struct cudaMemsetParams *pMemsetParams)
+{
+	struct rt_work w = {0};
+	cudaError_t e = rt_add_check(pGraphNode, graph, pDependencies, numDependencies);
+	if (!e)
+		e = rt_memset_work(pMemsetParams, &w);
+	if (!e)
+		e = rt_add_work(pGraphNode, graph, pDependencies, numDependencies,
+				cudaGraphNodeTypeMemset, w);
+	return rt_error_set(e);
+}
+
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				 const cudaGraphNode_t *pDependencies, size_t numDependencies,
+				 const struct cudaHostNodeParams *pNodeParams)
+{
+	struct rt_work w = {0};
+	cudaError_t e = rt_add_check(pGraphNode, graph, pDependencies, numDependencies);
+	if (!e && (!pNodeParams || !pNodeParams->fn))
+		e = cudaErrorInvalidValue;
+	if (!e)
+		e = rt_stream_host_work(pNodeParams->fn, pNodeParams->userData, &w);
+	if (!e)
+		e = rt_add_work(pGraphNode, graph, pDependencies, numDependencies,
+				cudaGraphNodeTypeHost, w);
+	return rt_error_set(e);
+}
+
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				  const cudaGraphNode_t *pDependencies, size_t numDependencies)
+{
+	cudaError_t e = rt_add_check(pGraphNode, graph, pDependencies, numDependencies);
+	if (!e)
+		e = rt_node_add(graph, pDependencies, numDependencies,
+				rt_payload_new(cudaGraphNodeTypeEmpty), pGraphNode);
+	return rt_error_set(e);
+}
+
+static cudaError_t rt_graph_copy(cudaGraph_t from, cudaGraph_t *out);
+
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				       const cudaGraphNode_t *pDependencies,
+				       size_t numDependencies, cudaGraph_t childGraph)
+{
+	cudaError_t e = rt_add_check(pGraphNode, graph, pDependencies, numDependencies);
+	if (!e && (!rt_graph_ok(childGraph) || childGraph == graph))
+		e = cudaErrorInvalidValue;
+	struct rt_payload *p = e ? NULL : rt_payload_new(cudaGraphNodeTypeGraph);
+	if (!e && (!p || !(p->graphs = calloc(1, sizeof *p->graphs))))
+		e = cudaErrorMemoryAllocation;
+	if (!e)
+		e = rt_graph_copy(childGraph, &p->graphs[0]); /* the node holds a clone */
+	if (!e)
+		return rt_error_set(rt_node_add(graph, pDependencies, numDependencies, p, pGraphNode));
+	rt_payload_put(p);
+	return rt_error_set(e);
+}
+
+static cudaError_t rt_add_event(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps,
+				size_t ndeps, enum cudaGraphNodeType type, cudaEvent_t ev)
+{
+	cudaError_t e = rt_add_check(out, g, deps, ndeps);
+	if (!e && !ev)
+		e = cudaErrorInvalidResourceHandle;
+	struct rt_payload *p = e ? NULL : rt_payload_new(type);
+	if (p)
+		p->event = ev;
+	return rt_error_set(e ? e : rt_node_add(g, deps, ndeps, p, out));
+}
+
+cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+					const cudaGraphNode_t *pDependencies,
+					size_t numDependencies, cudaEvent_t event)
+{
+	return rt_add_event(pGraphNode, graph, pDependencies, numDependencies,
+			    cudaGraphNodeTypeEventRecord, event);
+}
+
+cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				      const cudaGraphNode_t *pDependencies,
+				      size_t numDependencies, cudaEvent_t event)
+{
+	return rt_add_event(pGraphNode, graph, pDependencies, numDependencies,
+			    cudaGraphNodeTypeWaitEvent, event);
+}
+
+/* Memory nodes: the address is reserved now, mapped whenever the node runs. */
+static cudaError_t rt_add_memory(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps,
+				 size_t ndeps, enum cudaGraphNodeType type, void **dptr,
+				 size_t bytes)
+{
+	cudaError_t e = rt_add_check(out, g, deps, ndeps);
+	if (e)
+		return e;
+	struct rt_payload *p = rt_payload_new(type);
+	if (!p)
+		return cudaErrorMemoryAllocation;
+	p->bytes = bytes;
+	p->dptr = *dptr;
+	if (type == cudaGraphNodeTypeMemAlloc && (e = rt_memory_graph_reserve(bytes, &p->dptr))) {
+		rt_payload_put(p);
+		return e;
+	}
+	*dptr = p->dptr;
+	return rt_node_add(g, deps, ndeps, p, out);
+}
+
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				     const cudaGraphNode_t *pDependencies, size_t numDependencies,
+				     struct cudaMemAllocNodeParams *nodeParams)
+{
+	if (!nodeParams || nodeParams->poolProps.allocType != cudaMemAllocationTypePinned ||
+	    nodeParams->poolProps.location.id != 0)
+		return rt_error_set(cudaErrorInvalidValue);
+	return rt_error_set(rt_add_memory(pGraphNode, graph, pDependencies, numDependencies,
+					  cudaGraphNodeTypeMemAlloc, &nodeParams->dptr,
+					  nodeParams->bytesize));
+}
+
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				    const cudaGraphNode_t *pDependencies, size_t numDependencies,
+				    void *dptr)
+{
+	if (!dptr)
+		return rt_error_set(cudaErrorInvalidValue);
+	return rt_error_set(rt_add_memory(pGraphNode, graph, pDependencies, numDependencies,
+					  cudaGraphNodeTypeMemFree, &dptr, 0));
+}
+
+/* A conditional node: its bodies are empty graphs the caller fills (phGraph_out). */
+static cudaError_t rt_add_conditional(cudaGraphNode_t *out, cudaGraph_t g,
+				      const cudaGraphNode_t *deps, size_t ndeps,
+				      struct cudaConditionalNodeParams *c)
+{
+	unsigned max = c->type == cudaGraphCondTypeIf ? 2 : c->type == cudaGraphCondTypeWhile ? 1
+		     : c->type == cudaGraphCondTypeSwitch ? ~0u : 0;
+	if (!c->size || c->size > max)
+		return cudaErrorInvalidValue;
+	struct rt_payload *p = rt_payload_new(cudaGraphNodeTypeConditional);
+	if (!p)
+		return cudaErrorMemoryAllocation;
+	p->handle = c->handle;
+	p->cond = c->type;
+	p->size = c->size;
+	p->graphs = calloc(c->size, sizeof *p->graphs);
+	for (unsigned i = 0; p->graphs && i < c->size; i++)
+		if (!(p->graphs[i] = rt_graph_new())) {
+			rt_payload_put(p);
+			return cudaErrorMemoryAllocation;
+		}
+	if (!p->graphs) {
+		rt_payload_put(p);
+		return cudaErrorMemoryAllocation;
+	}
+	c->phGraph_out = p->graphs;
+	return rt_node_add(g, deps, ndeps, p, out);
+}
+
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+			     const cudaGraphNode_t *pDependencies,
+			     const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+			     struct cudaGraphNodeParams *np)
+{
+	(void)dependencyData; /* ports and programmatic edges: every edge is a full one here */
+	if (!np)
+		return rt_error_set(cudaErrorInvalidValue);
+	const cudaGraphNode_t *d = pDependencies;
+	size_t n = numDependencies;
+	switch (np->type) {
+	case cudaGraphNodeTypeKernel:
+		return cudaGraphAddKernelNode(pGraphNode, graph, d, n, &np->kernel);
+	case cudaGraphNodeTypeMemcpy:
+		return cudaGraphAddMemcpyNode(pGraphNode, graph, d, n, &np->memcpy.copyParams);
+	case cudaGraphNodeTypeMemset:
+		return cudaGraphAddMemsetNode(pGraphNode, graph, d, n, &np->memset);
+	case cudaGraphNodeTypeHost:
+		return cudaGraphAddHostNode(pGraphNode, graph, d, n, &np->host);
+	case cudaGraphNodeTypeGraph:
+		return cudaGraphAddChildGraphNode(pGraphNode, graph, d, n, np->graph.graph);
+	case cudaGraphNodeTypeEmpty:
+		return cudaGraphAddEmptyNode(pGraphNode, graph, d, n);
+	case cudaGraphNodeTypeWaitEvent:
+		return cudaGraphAddEventWaitNode(pGraphNode, graph, d, n, np->eventWait.event);
+	case cudaGraphNodeTypeEventRecord:
+		return cudaGraphAddEventRecordNode(pGraphNode, graph, d, n, np->eventRecord.event);
+	case cudaGraphNodeTypeMemAlloc:
+		return cudaGraphAddMemAllocNode(pGraphNode, graph, d, n, &np->alloc);
+	case cudaGraphNodeTypeMemFree:
+		return cudaGraphAddMemFreeNode(pGraphNode, graph, d, n, np->free.dptr);
+	case cudaGraphNodeTypeConditional: {
+		cudaError_t e = rt_add_check(pGraphNode, graph, d, n);
+		if (!e)
+			e = rt_add_conditional(pGraphNode, graph, d, n, &np->conditional);
+		return rt_error_set(e);
+	}
+	default:
+		rt_report_error("cudaGraphAddNode: nodes of type %d (external semaphores) are not "
+				"emulated; run with --backend gpu", (int)np->type);
+		return rt_error_set(cudaErrorNotSupported);
+	}
+}
+
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
+				     const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData,
+				     size_t numDependencies)
+{
+	(void)edgeData;
+	if (!rt_graph_ok(graph) || (numDependencies && (!from || !to)))
+		return rt_error_set(cudaErrorInvalidValue);
+	for (size_t i = 0; i < numDependencies; i++) {
+		cudaGraphNode_t t = to[i];
+		if (!rt_node_ok(from[i]) || !rt_node_ok(t) || from[i]->graph != graph ||
+		    t->graph != graph || from[i] == t)
+			return rt_error_set(cudaErrorInvalidValue);
+		cudaGraphNode_t *grown = realloc(t->deps, (t->ndeps + 1) * sizeof *grown);
+		if (!grown)
+			return rt_error_set(cudaErrorMemoryAllocation);
+		t->deps = grown;
+		t->deps[t->ndeps++] = from[i];
+		graph->reordered = 1;
+	}
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
+					 const struct cudaKernelNodeParams *pNodeParams)
+{
+	struct rt_work w = {0};
+	if (!rt_node_ok(node) || node->p->type != cudaGraphNodeTypeKernel)
+		return rt_error_set(cudaErrorInvalidValue);
+	cudaError_t e = rt_kernel_work(pNodeParams, &w);
+	struct rt_payload *p = e ? NULL : rt_payload_new(cudaGraphNodeTypeKernel);
+	if (!e && !p) {
+		free(w.arg);
+		e = cudaErrorMemoryAllocation;
+	}
+	if (e)
+		return rt_error_set(e);
+	p->work = w;
+	rt_payload_put(node->p);
+	node->p = p;
+	return cudaSuccess;
+}
+
+/* A handle is 4 bytes of device memory, never freed (executable graphs outlive their
+ * graphs, and kernels hold the handle). */
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out,
+					     cudaGraph_t graph, unsigned int defaultLaunchValue,
+					     unsigned int flags)
+{
+	if (!pHandle_out || !rt_graph_ok(graph) || flags > cudaGraphCondAssignDefault)
+		return rt_error_set(cudaErrorInvalidValue);
+	devaddr_t a;
+	struct rt_handle *grown = realloc(graph->handles, (graph->nhandles + 1) * sizeof *grown);
+	if (!grown)
+		return rt_error_set(cudaErrorMemoryAllocation);
+	graph->handles = grown;
+	if (devmem_alloc(4, DEVMEM_GLOBAL, "a conditional node's handle", &a) != 0)
+		return rt_error_set(cudaErrorMemoryAllocation);
+	memcpy(devmem_host(a, 4), &defaultLaunchValue, 4);
+	graph->handles[graph->nhandles++] = (struct rt_handle){a, defaultLaunchValue, flags};
+	*pHandle_out = a;
+	return cudaSuccess;
+}
+
+/* ---- queries, clones, destruction -------------------------------------------------- */
+
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes)
+{
+	if (!rt_graph_ok(graph) || !numNodes)
+		return rt_error_set(cudaErrorInvalidValue);
+	for (size_t i = 0; nodes && i < *numNodes; i++)
+		nodes[i] = i < graph->n ? graph->nodes[i] : NULL;
+	*numNodes = graph->n;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes,
+				  size_t *pNumRootNodes)
+{
+	if (!rt_graph_ok(graph) || !pNumRootNodes)
+		return rt_error_set(cudaErrorInvalidValue);
+	size_t k = 0;
+	for (size_t i = 0; i < graph->n; i++)
+		if (!graph->nodes[i]->ndeps) {
+			if (pRootNodes && k < *pNumRootNodes)
+				pRootNodes[k] = graph->nodes[i];
+			k++;
+		}
+	for (size_t i = k; pRootNodes && i < *pNumRootNodes; i++)
+		pRootNodes[i] = NULL;
+	*pNumRootNodes = k;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType)
+{
+	if (!rt_node_ok(node) || !pType)
+		return rt_error_set(cudaErrorInvalidValue);
+	*pType = node->p->type;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *pDependencies,
+					 cudaGraphEdgeData *edgeData, size_t *pNumDependencies)
+{
+	if (!rt_node_ok(node) || !pNumDependencies)
+		return rt_error_set(cudaErrorInvalidValue);
+	for (size_t i = 0; pDependencies && i < *pNumDependencies; i++) {
+		pDependencies[i] = i < node->ndeps ? node->deps[i] : NULL;
+		if (edgeData)
+			memset(&edgeData[i], 0, sizeof edgeData[i]);
+	}
+	*pNumDependencies = node->ndeps;
+	return cudaSuccess;
+}
+
+/* A copy of from: its nodes share from's payloads; the edges follow the copies. */
+static cudaError_t rt_graph_copy(cudaGraph_t from, cudaGraph_t *out)
+{
+	cudaGraph_t g = rt_graph_new();
+	if (!g)
+		return cudaErrorMemoryAllocation;
+	g->reordered = from->reordered;
+	cudaGraphNode_t deps[64], *d = deps;
+	for (size_t i = 0; i < from->n; i++) {
+		cudaGraphNode_t n = from->nodes[i];
+		if (n->ndeps > 64 && !(d = malloc(n->ndeps * sizeof *d))) {
+			rt_graph_free(g);
+			return cudaErrorMemoryAllocation;
+		}
+		for (size_t k = 0; k < n->ndeps; k++)
+			d[k] = g->nodes[n->deps[k]->index];
+		atomic_fetch_add(&n->p->refs, 1);
+		cudaError_t e = rt_node_add(g, d, n->ndeps, n->p, NULL);
+		if (d != deps)
+			free(d);
+		d = deps;
+		if (e) {
+			rt_graph_free(g);
+			return e;
+		}
+	}
+	if (from->nhandles) {
+		g->handles = malloc(from->nhandles * sizeof *g->handles);
+		if (!g->handles) {
+			rt_graph_free(g);
+			return cudaErrorMemoryAllocation;
+		}
+		memcpy(g->handles, from->handles, from->nhandles * sizeof *g->handles);
+		g->nhandles = from->nhandles;
+	}
+	*out = g;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
+{
+	if (!pGraphClone || !rt_graph_ok(originalGraph))
+		return rt_error_set(cudaErrorInvalidValue);
+	return rt_error_set(rt_graph_copy(originalGraph, pGraphClone));
+}
+
+/* ---- stream capture ------------------------------------------------------------------ */
+
+/* A stream a capture follows, and the nodes its next operation depends on. */
+struct rt_capture {
+	struct rt_capture *next;
+	cudaStream_t stream;
+	cudaGraph_t graph;
+	int origin;    /* cudaStreamBeginCapture was called on it */
+	int own_graph; /* the graph is the capture's (not cudaStreamBeginCaptureToGraph's) */
+	int invalid;   /* a node could not be added: cudaStreamEndCapture fails */
+	unsigned long long id;
+	cudaGraphNode_t *deps;
+	size_t ndeps;
+};
+
+/* An event recorded in a capture: a point other streams can join the capture at. */
+struct rt_capture_event {
+	struct rt_capture_event *next;
+	cudaEvent_t event;
+	cudaGraph_t graph;
+	cudaGraphNode_t *deps;
+	size_t ndeps;
+};
+
+static pthread_mutex_t rt_capture_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct rt_capture *rt_captures;
+static struct rt_capture_event *rt_capture_events;
+static unsigned long long rt_capture_ids;
+static _Thread_local enum cudaStreamCaptureMode rt_capture_mode;
+
+/* The capture following s (locked), or NULL. The legacy stream is never captured. */
+static struct rt_capture *rt_capture_of(cudaStream_t s)
+{
+	for (struct rt_capture *c = rt_captures; c; c = c->next)
+		if (c->stream == s)
+			return c;
+	return NULL;
+}
+
+static int rt_deps_set(cudaGraphNode_t **deps, size_t *ndeps, const cudaGraphNode_t *from,
+		       size_t n, int add)
+{
+	size_t keep = add ? *ndeps : 0;
+	cudaGraphNode_t *grown = realloc(*deps, (keep + n + 1) * sizeof *grown);
+	if (!grown)
+		return -1;
+	if (n)
+		memcpy(grown + keep, from, n * sizeof *from);
+	*deps = grown;
+	*ndeps = keep + n;
+	return 0;
+}
+
+int rt_graph_capturing(cudaStream_t s)
+{
+	pthread_mutex_lock(&rt_capture_lock);
+	int yes = rt_capture_of(s) != NULL;
+	pthread_mutex_unlock(&rt_capture_lock);
+	return yes;
+}
+
+/* Adds payload p (taken over) as the next node of the capture following s (locked). */
+static cudaError_t rt_capture_add(struct rt_capture *c, struct rt_payload *p,
+				  cudaGraphNode_t *out)
+{
+	cudaGraphNode_t n;
+	cudaError_t e = rt_node_add(c->graph, c->deps, c->ndeps, p, &n);
+	if (!e && rt_deps_set(&c->deps, &c->ndeps, &n, 1, 0))
+		e = cudaErrorMemoryAllocation;
+	if (e)
+		c->invalid = 1;
+	else if (out)
+		*out = n;
+	return e;
+}
+
+int rt_graph_capture_work(cudaStream_t s, struct rt_work w, enum cudaGraphNodeType type)
+{
+	pthread_mutex_lock(&rt_capture_lock);
+	struct rt_capture *c = rt_capture_of(s);
+	if (c) {
+		struct rt_payload *p = rt_payload_new(type);
+		if (p)
+			p->work = w;
+		else if (w.flags & RT_WORK_OWNED)
+			free(w.arg);
+		rt_capture_add(c, p, NULL);
+	}
+	pthread_mutex_unlock(&rt_capture_lock);
+	return c != NULL;
+}
+
+int rt_graph_capture_event(cudaStream_t s, cudaEvent_t e)
+{
+	pthread_mutex_lock(&rt_capture_lock);
+	struct rt_capture *c = rt_capture_of(s);
+	if (c) {
+		struct rt_capture_event *ce = rt_capture_events;
+		while (ce && ce->event != e)
+			ce = ce->next;
+		if (!ce && (ce = calloc(1, sizeof *ce))) {
+			ce->event = e;
+			ce->next = rt_capture_events;
+			rt_capture_events = ce;
+		}
+		if (ce) {
+			ce->graph = c->graph;
+			if (rt_deps_set(&ce->deps, &ce->ndeps, c->deps, c->ndeps, 0))
+				c->invalid = 1;
+		} else {
+			c->invalid = 1;
+		}
+	}
+	pthread_mutex_unlock(&rt_capture_lock);
+	return c != NULL;
+}
+
+void rt_graph_capture_join(cudaStream_t s, cudaEvent_t e)
+{
+	pthread_mutex_lock(&rt_capture_lock);
+	struct rt_capture_event *ce = rt_capture_events;
+	while (ce && (ce->event != e || !ce->graph))
+		ce = ce->next;
+	struct rt_capture *c = ce ? rt_capture_of(s) : NULL;
+	if (ce && !c && (c = calloc(1, sizeof *c))) { /* s joins the capture */
+		*c = (struct rt_capture){rt_captures, s, ce->graph, 0, 0, 0, 0, NULL, 0};
+		for (struct rt_capture *o = rt_captures; o; o = o->next)
+			if (o->graph == ce->graph)
+				c->id = o->id;
+		rt_captures = c;
+	}
+	if (ce && c && c->graph == ce->graph &&
+	    rt_deps_set(&c->deps, &c->ndeps, ce->deps, ce->ndeps, 1))
+		c->invalid = 1;
+	pthread_mutex_unlock(&rt_capture_lock);
+}
+
+cudaError_t rt_graph_capture_alloc(cudaStream_t s, void **ptr, size_t size)
+{
+	if (!ptr || !size)
+		return cudaErrorInvalidValue;
+	pthread_mutex_lock(&rt_capture_lock);
+	struct rt_capture *c = rt_capture_of(s);
+	struct rt_payload *p = c ? rt_payload_new(cudaGraphNodeTypeMemAlloc) : NULL;
+	cudaError_t e = p ? rt_memory_graph_reserve(size, &p->dptr) : cudaErrorMemoryAllocation;
+	if (!e) {
+		p->bytes = size;
+		*ptr = p->dptr;
+		e = rt_capture_add(c, p, NULL);
+	} else {
+		free(p);
+	}
+	pthread_mutex_unlock(&rt_capture_lock);
+	return e;
+}
+
+cudaError_t rt_graph_capture_free(cudaStream_t s, void *ptr)
+{
+	if (!ptr)
+		return cudaErrorInvalidValue;
+	pthread_mutex_lock(&rt_capture_lock);
+	struct rt_capture *c = rt_capture_of(s);
+	struct rt_payload *p = c ? rt_payload_new(cudaGraphNodeTypeMemFree) : NULL;
+	cudaError_t e = p ? cudaSuccess : cudaErrorMemoryAllocation;
+	if (p) {
+		p->dptr = ptr;
+		e = rt_capture_add(c, p, NULL);
+	}
+	pthread_mutex_unlock(&rt_capture_lock);
+	return e;
+}
+
+static cudaError_t rt_begin_capture(cudaStream_t stream, cudaGraph_t graph, int own,
+				    const cudaGraphNode_t *deps, size_t ndeps,
+				    enum cudaStreamCaptureMode mode)
+{
+	cudaError_t e = rt_error_enter();
+	if (e)
+		return e;
+	if (!rt_stream_valid(stream) || (unsigned)mode > cudaStreamCaptureModeRelaxed)
+		return cudaErrorInvalidValue;
+	if (!stream || stream == (cudaStream_t)0x1) {
+		rt_report_error("cudaStreamBeginCapture: the legacy default stream cannot be "
+				"captured (it synchronises with every other stream): capture a "
+				"stream from cudaStreamCreate");
+		return cudaErrorStreamCaptureUnsupported;
+	}
+	struct rt_capture *c = calloc(1, sizeof *c);
+	if (!c)
+		return cudaErrorMemoryAllocation;
+	pthread_mutex_lock(&rt_capture_lock);
+	if (rt_capture_of(stream)) {
+		pthread_mutex_unlock(&rt_capture_lock);
+		free(c);
+		return cudaErrorIllegalState;
+	}
+	*c = (struct rt_capture){rt_captures, stream, graph, 1, own, 0, ++rt_capture_ids, NULL, 0};
+	if (rt_deps_set(&c->deps, &c->ndeps, deps, ndeps, 0)) {
+		pthread_mutex_unlock(&rt_capture_lock);
+		free(c);
+		return cudaErrorMemoryAllocation;
+	}
+	rt_captures = c;
+	pthread_mutex_unlock(&rt_capture_lock);
+	return cudaSuccess;
+}
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode)
+{
+	cudaGraph_t g = rt_graph_new();
+	if (!g)
+		return rt_error_set(cudaErrorMemoryAllocation);
+	cudaError_t e = rt_begin_capture(stream, g, 1, NULL, 0, mode);
+	if (e)
+		rt_graph_free(g);
+	return rt_error_set(e);
+}
+
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
+					  const cudaGraphNode_t *dependencies,
+					  const cudaGraphEdgeData *dependencyData,
+					  size_t numDependencies, enum cudaStreamCaptureMode mode)
+{
+	(void)dependencyData;
+	if (!rt_graph_ok(graph) || (numDependencies && !dependencies))
+		return rt_error_set(cudaErrorInvalidValue);
+	return rt_error_set(rt_begin_capture(stream, graph, 0, dependencies, numDependencies, mode));
+}
+
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
+{
+	if (!rt_stream_valid(stream))
+		return rt_error_set(cudaErrorInvalidResourceHandle);
+	pthread_mutex_lock(&rt_capture_lock);
+	struct rt_capture *c = rt_capture_of(stream);
+	if (!c || !c->origin) {
+		pthread_mutex_unlock(&rt_capture_lock);
+		return rt_error_set(c ? cudaErrorStreamCaptureUnmatched : cudaErrorIllegalState);
+	}
+	cudaGraph_t g = c->graph;
+	int own = c->own_graph, invalid = 0;
+	for (struct rt_capture **pp = &rt_captures; *pp;) { /* every stream that joined */
+		struct rt_capture *o = *pp;
+		if (o->graph != g) {
+			pp = &o->next;
+			continue;
+		}
+		invalid |= o->invalid;
+		*pp = o->next;
+		free(o->deps);
+		free(o);
+	}
+	for (struct rt_capture_event *ce = rt_capture_events; ce; ce = ce->next)
+		if (ce->graph == g)
+			ce->graph = NULL;
+	pthread_mutex_unlock(&rt_capture_lock);
+	if (invalid) {
+		if (own)
+			rt_graph_free(g);
+		return rt_error_set(cudaErrorStreamCaptureInvalidated);
+	}
+	if (pGraph)
+		*pGraph = g;
+	else if (own)
+		rt_graph_free(g);
+	return cudaSuccess;
+}
+
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus)
+{
+	if (!pCaptureStatus)
+		return rt_error_set(cudaErrorInvalidValue);
+	if (!rt_stream_valid(stream))
+		return rt_error_set(cudaErrorInvalidResourceHandle);
+	*pCaptureStatus = rt_graph_capturing(stream) ? cudaStreamCaptureStatusActive
+						     : cudaStreamCaptureStatusNone;
+	return cudaSuccess;
+}
+
+/* The dependencies handed out stay valid until the stream's next captured operation. */
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
+				     enum cudaStreamCaptureStatus *captureStatus_out,
+				     unsigned long long *id_out, cudaGraph_t *graph_out,
+				     const cudaGraphNode_t **dependencies_out,
+				     const cudaGraphEdgeData **edgeData_out,
+				     size_t *numDependencies_out)
+{
+	static const cudaGraphEdgeData plain[64];
+	if (!captureStatus_out)
+		return rt_error_set(cudaErrorInvalidValue);
+	if (!rt_stream_valid(stream))
+		return rt_error_set(cudaErrorInvalidResourceHandle);
+	pthread_mutex_lock(&rt_capture_lock);
+	struct rt_capture *c = rt_capture_of(stream);
+	*captureStatus_out = c ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+	if (c && id_out)
+		*id_out = c->id;
+	if (c && graph_out)
+		*graph_out = c->graph;
+	if (c && dependencies_out)
+		*dependencies_out = c->deps;
+	if (c && edgeData_out)
+		*edgeData_out = c->ndeps <= 64 ? plain : NULL;
+	if (c && numDependencies_out)
+		*numDependencies_out = c->ndeps;
+	pthread_mutex_unlock(&rt_capture_lock);
+	return cudaSuccess;
+}
+
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
+						cudaGraphNode_t *dependencies,
+						const cudaGraphEdgeData *dependencyData,
+						size_t numDependencies, unsigned int flags)
+{
+	(void)dependencyData;
+	if (flags > cudaStreamSetCaptureDependencies || (numDependencies && !dependencies))
+		return rt_error_set(cudaErrorInvalidValue);
+	pthread_mutex_lock(&rt_capture_lock);
+	struct rt_capture *c = rt_capture_of(stream);
+	cudaError_t e = c ? cudaSuccess : cudaErrorIllegalState;
+	for (size_t i = 0; c && i < numDependencies; i++)
+		if (!rt_node_ok(dependencies[i]) || dependencies[i]->graph != c->graph)
+			e = cudaErrorInvalidValue;
+	if (!e && rt_deps_set(&c->deps, &c->ndeps, dependencies, numDependencies,
+			      flags == cudaStreamAddCaptureDependencies))
+		e = cudaErrorMemoryAllocation;
+	pthread_mutex_unlock(&rt_capture_lock);
+	return rt_error_set(e);
+}
+
+/* The mode only decides which calls a capture forbids elsewhere: remembered per thread. */
+cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode)
+{
+	if (!mode || (unsigned)*mode > cudaStreamCaptureModeRelaxed)
+		return rt_error_set(cudaErrorInvalidValue);
+	enum cudaStreamCaptureMode old = rt_capture_mode;
+	rt_capture_mode = *mode;
+	*mode = old;
+	return cudaSuccess;
+}
+
+/* ---- executable graphs ------------------------------------------------------------- */
+
+static int rt_exec_ok(cudaGraphExec_t x)
+{
+	return x && x->tag == RT_EXEC_TAG;
+}
+
+static void rt_exec_free(cudaGraphExec_t x)
+{
+	if (!x)
+		return;
+	for (size_t i = 0; i < x->n; i++) {
+		struct rt_xnode *xn = &x->x[i];
+		unsigned nsub = xn->p->type == cudaGraphNodeTypeConditional ? xn->p->size
+				: xn->p->type == cudaGraphNodeTypeGraph	       ? 1
+										       : 0;
+		for (unsigned k = 0; xn->sub && k < nsub; k++)
+			rt_exec_free(xn->sub[k]);
+		free(xn->sub);
+		rt_payload_put(xn->p);
+	}
+	free(x->x);
+	free(x->handles);
+	x->tag = 0;
+	free(x);
+}
+
+/* g's nodes in a topological order: the order they were added, unless an edge was
+ * added later (then, at each step, the first node all of whose dependencies came). */
+static cudaError_t rt_topo_order(cudaGraph_t g, cudaGraphNode_t *order)
+{
+	if (!g->reordered) {
+		if (g->n)
+			memcpy(order, g->nodes, g->n * sizeof *order);
+		return cudaSuccess;
+	}
+	char *done = calloc(g->n ? g->n : 1, 1);
+	if (!done)
+		return cudaErrorMemoryAllocation;
+	for (size_t k = 0; k < g->n; k++) {
+		size_t pick = g->n;
+		for (size_t i = 0; i < g->n && pick == g->n; i++) {
+			int ready = !done[i];
+			for (size_t d = 0; ready && d < g->nodes[i]->ndeps; d++)
+				ready = done[g->nodes[i]->deps[d]->index];
+			if (ready)
+				pick = i;
+		}
+		if (pick == g->n) { /* a cycle */
+			free(done);
+			return cudaErrorInvalidValue;
+		}
+		done[pick] = 1;
+		order[k] = g->nodes[pick];
+	}
+	free(done);
+	return cudaSuccess;
+}
+
+static cudaError_t rt_exec_new(cudaGraph_t g, unsigned long long flags, cudaGraphExec_t *out)
+{
+	cudaGraphExec_t x = calloc(1, sizeof *x);
+	cudaGraphNode_t *order = malloc((g->n ? g->n : 1) * sizeof *order);
+	if (x)
+		x->x = calloc(g->n ? g->n : 1, sizeof *x->x);
+	cudaError_t e = x && x->x && order ? cudaSuccess : cudaErrorMemoryAllocation;
+	if (!e) {
+		x->tag = RT_EXEC_TAG;
+		x->flags = flags;
+		e = rt_topo_order(g, order);
+	}
+	if (!e && g->nhandles) {
+		x->handles = malloc(g->nhandles * sizeof *x->handles);
+		if (x->handles) {
+			memcpy(x->handles, g->handles, g->nhandles * sizeof *x->handles);
+			x->nhandles = g->nhandles;
+		} else {
+			e = cudaErrorMemoryAllocation;
+		}
+	}
+	for (size_t i = 0; !e && i < g->n; i++) {
+		struct rt_payload *p = order[i]->p;
+		struct rt_xnode *xn = &x->x[x->n++];
+		atomic_fetch_add(&p->refs, 1);
+		*xn = (struct rt_xnode){p, order[i], NULL};
+		unsigned nsub = p->type == cudaGraphNodeTypeConditional ? p->size
+				: p->type == cudaGraphNodeTypeGraph	    ? 1
+									    : 0;
+		if (nsub && !(xn->sub = calloc(nsub, sizeof *xn->sub)))
+			e = cudaErrorMemoryAllocation;
+		for (unsigned k = 0; !e && k < nsub; k++)
+			e = rt_exec_new(p->graphs[k], flags, &xn->sub[k]);
+	}
+	free(order);
+	if (e) {
+		if (x && x->x)
+			rt_exec_free(x);
+		else
+			free(x);
+		return e;
+	}
+	*out = x;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+				 unsigned long long flags)
+{
+	cudaError_t e = rt_error_enter();
+	if (e)
+		return e;
+	if (!pGraphExec || !rt_graph_ok(graph) || flags > 15)
+		return rt_error_set(cudaErrorInvalidValue);
+	return rt_error_set(rt_exec_new(graph, flags, pGraphExec));
+}
+
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+					  unsigned long long flags)
+{
+	return cudaGraphInstantiate(pGraphExec, graph, flags);
+}
+
+cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+					   cudaGraphInstantiateParams *instantiateParams)
+{
+	if (!instantiateParams)
+		return rt_error_set(cudaErrorInvalidValue);
+	cudaError_t e = cudaGraphInstantiate(pGraphExec, graph, instantiateParams->flags);
+	instantiateParams->result_out = e ? 1 /* cudaGraphInstantiateError */ : 0;
+	instantiateParams->errNode_out = NULL;
+	return e;
+}
+
+cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags)
+{
+	if (!rt_exec_ok(graphExec) || !flags)
+		return rt_error_set(cudaErrorInvalidValue);
+	*flags = graphExec->flags;
+	return cudaSuccess;
+}
+
+/* Replaces the payload of x's node made from origin with p (a new reference). */
+static cudaError_t rt_exec_replace(cudaGraphExec_t x, cudaGraphNode_t origin,
+				   struct rt_payload *p)
+{
+	for (size_t i = 0; i < x->n; i++)
+		if (x->x[i].origin == origin) {
+			rt_async_wait(x->last); /* a launch queued before keeps its parameters */
+			rt_payload_put(x->x[i].p);
+			x->x[i].p = p;
+			return cudaSuccess;
+		}
+	rt_payload_put(p);
+	return cudaErrorInvalidValue;
+}
+
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+					     const struct cudaKernelNodeParams *pNodeParams)
+{
+	struct rt_work w = {0};
+	if (!rt_exec_ok(hGraphExec) || !rt_node_ok(node) ||
+	    node->p->type != cudaGraphNodeTypeKernel)
+		return rt_error_set(cudaErrorInvalidValue);
+	cudaError_t e = rt_kernel_work(pNodeParams, &w);
+	struct rt_payload *p = e ? NULL : rt_payload_new(cudaGraphNodeTypeKernel);
+	if (!e && !p) {
+		free(w.arg);
+		e = cudaErrorMemoryAllocation;
+	}
+	if (e)
+		return rt_error_set(e);
+	p->work = w;
+	return rt_error_set(rt_exec_replace(hGraphExec, node, p));
+}
+
+/* The graph must have the executable graph's shape: as many nodes, of the same types,
+ * in the same order; the nodes' parameters are then taken from it. */
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+				cudaGraphExecUpdateResultInfo *resultInfo)
+{
+	if (!rt_exec_ok(hGraphExec) || !rt_graph_ok(hGraph) || !resultInfo)
+		return rt_error_set(cudaErrorInvalidValue);
+	cudaGraphExec_t x = hGraphExec;
+	cudaGraphNode_t *order = malloc((hGraph->n ? hGraph->n : 1) * sizeof *order);
+	if (!order || rt_topo_order(hGraph, order)) {
+		free(order);
+		return rt_error_set(cudaErrorMemoryAllocation);
+	}
+	*resultInfo = (cudaGraphExecUpdateResultInfo){0, NULL, NULL};
+	if (hGraph->n != x->n)
+		resultInfo->result = 2; /* cudaGraphExecUpdateErrorTopologyChanged */
+	for (size_t i = 0; !resultInfo->result && i < x->n; i++)
+		if (order[i]->p->type != x->x[i].p->type) {
+			resultInfo->result = 3; /* cudaGraphExecUpdateErrorNodeTypeChanged */
+			resultInfo->errorNode = order[i];
+		} else if (order[i]->p->type == cudaGraphNodeTypeConditional ||
+			   order[i]->p->type == cudaGraphNodeTypeGraph) {
+			resultInfo->result = 6; /* cudaGraphExecUpdateErrorNotSupported */
+			resultInfo->errorNode = order[i];
+		}
+	if (!resultInfo->result) {
+		rt_async_wait(x->last);
+		for (size_t i = 0; i < x->n; i++) {
+			atomic_fetch_add(&order[i]->p->refs, 1);
+			rt_payload_put(x->x[i].p);
+			x->x[i] = (struct rt_xnode){order[i]->p, order[i], NULL};
+		}
+	}
+	free(order);
+	return resultInfo->result ? rt_error_set(cudaErrorGraphExecUpdateFailure) : cudaSuccess;
+}
+
+/* Runs x's nodes in order on the device thread; a fault stops it, as it stops a GPU. */
+static void rt_exec_run(cudaGraphExec_t x)
+{
+	for (size_t i = 0; i < x->nhandles; i++)
+		if (x->handles[i].flags & cudaGraphCondAssignDefault)
+			memcpy(devmem_host(x->handles[i].h, 4), &x->handles[i].value, 4);
+	for (size_t i = 0; i < x->n && rt_error_device() == cudaSuccess; i++) {
+		struct rt_xnode *xn = &x->x[i];
+		struct rt_payload *p = xn->p;
+		cudaError_t e = cudaSuccess;
+		switch (p->type) {
+		case cudaGraphNodeTypeKernel:
+		case cudaGraphNodeTypeMemcpy:
+		case cudaGraphNodeTypeMemset:
+		case cudaGraphNodeTypeHost:
+			p->work.run(p->work.arg);
+			break;
+		case cudaGraphNodeTypeMemAlloc: {
+			struct devmem_info info;
+			if ((x->flags & 1 /* cudaGraphInstantiateFlagAutoFreeOnLaunch */) &&
+			    devmem_find((devaddr_t)(uintptr_t)p->dptr, &info) == 0)
+				rt_memory_graph_unmap(p->dptr);
+			e = rt_memory_graph_map(p->dptr, p->bytes);
+			break;
+		}
+		case cudaGraphNodeTypeMemFree:
+			e = rt_memory_graph_unmap(p->dptr);
+			break;
+		case cudaGraphNodeTypeGraph:
+			rt_exec_run(xn->sub[0]);
+			break;
+		case cudaGraphNodeTypeConditional: {
+			const unsigned *v = devmem_host(p->handle, 4);
+			if (!v)
+				break;
+			if (p->cond == cudaGraphCondTypeIf && (*v || p->size == 2))
+				rt_exec_run(xn->sub[*v ? 0 : 1]);
+			else if (p->cond == cudaGraphCondTypeSwitch && *v < p->size)
+				rt_exec_run(xn->sub[*v]);
+			while (p->cond == cudaGraphCondTypeWhile && *v &&
+			       rt_error_device() == cudaSuccess)
+				rt_exec_run(xn->sub[0]);
+			break;
+		}
+		default: /* empty, event waits (one queue), event records (cudaGraphLaunch) */
+			break;
+		}
+		if (e)
+			rt_error_set_pending(e);
+	}
+}
+
+static void rt_exec_op(void *arg)
+{
+	if (!rt_async_skipping())
+		rt_exec_run(arg);
+}
+
+cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
+{
+	cudaError_t e = rt_error_enter();
+	if (e)
+		return e;
+	if (!rt_exec_ok(graphExec))
+		return rt_error_set(cudaErrorInvalidValue);
+	if (!rt_stream_valid(stream))
+		return rt_error_set(cudaErrorInvalidResourceHandle);
+	if (rt_graph_capturing(stream)) {
+		rt_report_error("cudaGraphLaunch: launching a graph into a stream being captured "
+				"(a child graph node) is not emulated; add the graph with "
+				"cudaGraphAddChildGraphNode, or run with --backend gpu");
+		return rt_error_set(cudaErrorStreamCaptureUnsupported);
+	}
+	rt_async_flush(); /* a launch writes the finished kernels' printf output */
+	graphExec->last = rt_stream_submit(stream, rt_exec_op, graphExec, RT_WORK_DEVICE,
+					   cudaGraphNodeTypeGraph);
+	/* event record nodes: recorded when the graph is done (its work is one operation) */
+	for (size_t i = 0; i < graphExec->n; i++)
+		if (graphExec->x[i].p->type == cudaGraphNodeTypeEventRecord &&
+		    (e = cudaEventRecord(graphExec->x[i].p->event, stream)))
+			return e;
+	return cudaSuccess;
+}
+
+/* Nothing to upload: the graph is ready once instantiated. */
+cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)
+{
+	if (!rt_exec_ok(graphExec))
+		return rt_error_set(cudaErrorInvalidValue);
+	return rt_stream_valid(stream) ? cudaSuccess
+				       : rt_error_set(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
+{
+	if (!rt_exec_ok(graphExec))
+		return rt_error_set(cudaErrorInvalidValue);
+	rt_async_wait(graphExec->last); /* CUDA lets a queued launch finish */
+	rt_exec_free(graphExec);
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphDestroy(cudaGraph_t graph)
+{
+	if (!rt_graph_ok(graph))
+		return rt_error_set(cudaErrorInvalidValue);
+	rt_graph_free(graph);
+	return cudaSuccess;
+}
+
+/* ---- graph memory ------------------------------------------------------------------ */
+
+cudaError_t cudaDeviceGraphMemTrim(int device)
+{
+	if (device != 0)
+		return rt_error_set(cudaErrorInvalidDevice);
+	rt_async_idle();
+	rt_memory_graph_trim();
+	return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
+					   void *value)
+{
+	if (device != 0)
+		return rt_error_set(cudaErrorInvalidDevice);
+	return rt_error_set(rt_memory_graph_footprint((int)attr, value, 0));
+}
+
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
+					   void *value)
+{
+	if (device != 0)
+		return rt_error_set(cudaErrorInvalidDevice);
+	return rt_error_set(rt_memory_graph_footprint((int)attr, value, 1));
+}
+
+/* Programs built with --default-stream per-thread call these names. */
+cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream)
+	__attribute__((alias("cudaGraphLaunch")));
+cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream)
+	__attribute__((alias("cudaGraphUpload")));
+cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+						cudaGraphInstantiateParams *instantiateParams)
+	__attribute__((alias("cudaGraphInstantiateWithParams")));
+cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, enum cudaStreamCaptureMode mode)
+	__attribute__((alias("cudaStreamBeginCapture")));
+cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaGraph_t graph,
+					       const cudaGraphNode_t *dependencies,
+					       const cudaGraphEdgeData *dependencyData,
+					       size_t numDependencies,
+					       enum cudaStreamCaptureMode mode)
+	__attribute__((alias("cudaStreamBeginCaptureToGraph")));
+cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t *pGraph)
+	__attribute__((alias("cudaStreamEndCapture")));
+cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream,
+				       enum cudaStreamCaptureStatus *pCaptureStatus)
+	__attribute__((alias("cudaStreamIsCapturing")));
+cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream,
+					  enum cudaStreamCaptureStatus *captureStatus_out,
+					  unsigned long long *id_out, cudaGraph_t *graph_out,
+					  const cudaGraphNode_t **dependencies_out,
+					  const cudaGraphEdgeData **edgeData_out,
+					  size_t *numDependencies_out)
+	__attribute__((alias("cudaStreamGetCaptureInfo")));
+cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream,
+						     cudaGraphNode_t *dependencies,
+						     const cudaGraphEdgeData *dependencyData,
+						     size_t numDependencies, unsigned int flags)
+	__attribute__((alias("cudaStreamUpdateCaptureDependencies")));

@@ -1,0 +1,148 @@
+/* cudart_graph — CUDA graphs and stream capture.
+ *
+ * A graph is a list of nodes in the order they were added, each with the nodes it
+ * depends on; a node's payload (what it does: a queued operation of cudart_async.h, an
+ * event, an allocation, a child graph, a conditional's bodies) is shared by the graph,
+ * its clones and the executable graphs made from them, and never changes (setting a
+ * node's parameters gives it a new payload). Instantiating puts the nodes in a
+ * topological order; a launch queues the whole executable graph as one operation on the
+ * stream, which the device thread runs node after node: one queue runs everything in
+ * issue order (cudart_async.h), so the branches of a graph never overlap, which is one
+ * of the orders CUDA allows.
+ *
+ * Stream capture: while a capture follows a stream, the operations issued to it
+ * (rt_stream_submit: launches, copies, sets, host functions) become nodes of the
+ * capture's graph, each depending on the stream's last; an event recorded there marks a
+ * point that a cudaStreamWaitEvent of another stream joins to the capture, and
+ * cudaMallocAsync/cudaFreeAsync become allocation and free nodes.
+ *
+ * Conditional nodes (if, while, switch) read their handle, 4 bytes of device memory
+ * that a kernel sets through cudaGraphSetConditional (the interpreter's
+ * OP_SETCONDITIONAL), when the device thread reaches them.
+ */
+#ifndef PMPPLAB_EMU_CUDART_GRAPH_H
+#define PMPPLAB_EMU_CUDART_GRAPH_H
+
+#include <stddef.h>
+
+#include "cudart_abi.h"
+#include "cudart_async.h"
+
+#pragma GCC visibility push(hidden)
+
+/* Nonzero while a capture follows stream s. */
+int rt_graph_capturing(cudaStream_t s);
+
+/* When a capture follows s: w becomes a node of TYPE of its graph (which then owns w's
+ * arg) and 1 is returned; otherwise 0 and nothing happens. */
+int rt_graph_capture_work(cudaStream_t s, struct rt_work w, enum cudaGraphNodeType type);
+
+/* cudaEventRecord on s: when a capture follows s, remembers e as a point of it (other
+ * streams that wait for e join the capture) and returns 1. */
+int rt_graph_capture_event(cudaStream_t s, cudaEvent_t e);
+
+/* cudaStreamWaitEvent(s, e): when e is a point of a capture, s joins it (its next
+ * operations depend on what e followed). */
+void rt_graph_capture_join(cudaStream_t s, cudaEvent_t e);
+
+/* cudaMallocAsync / cudaFreeAsync on a stream a capture follows: an allocation node,
+ * whose address is known now, and a free node. */
+cudaError_t rt_graph_capture_alloc(cudaStream_t s, void **ptr, size_t size);
+cudaError_t rt_graph_capture_free(cudaStream_t s, void *ptr);
+
+#pragma GCC visibility pop
+
+cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags);
+cudaError_t cudaGraphDestroy(cudaGraph_t graph);
+cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph);
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				   const cudaGraphNode_t *pDependencies, size_t numDependencies,
+				   const struct cudaKernelNodeParams *pNodeParams);
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				   const cudaGraphNode_t *pDependencies, size_t numDependencies,
+				   const struct cudaMemcpy3DParms *pCopyParams);
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				     const cudaGraphNode_t *pDependencies, size_t numDependencies,
+				     void *dst, const void *src, size_t count,
+				     enum cudaMemcpyKind kind);
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				   const cudaGraphNode_t *pDependencies, size_t numDependencies,
+				   const struct cudaMemsetParams *pMemsetParams);
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				 const cudaGraphNode_t *pDependencies, size_t numDependencies,
+				 const struct cudaHostNodeParams *pNodeParams);
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				  const cudaGraphNode_t *pDependencies, size_t numDependencies);
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				       const cudaGraphNode_t *pDependencies,
+				       size_t numDependencies, cudaGraph_t childGraph);
+cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+					const cudaGraphNode_t *pDependencies,
+					size_t numDependencies, cudaEvent_t event);
+cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				      const cudaGraphNode_t *pDependencies,
+				      size_t numDependencies, cudaEvent_t event);
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				     const cudaGraphNode_t *pDependencies, size_t numDependencies,
+				     struct cudaMemAllocNodeParams *nodeParams);
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				    const cudaGraphNode_t *pDependencies, size_t numDependencies,
+				    void *dptr);
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+			     const cudaGraphNode_t *pDependencies,
+			     const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+			     struct cudaGraphNodeParams *nodeParams);
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
+				     const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData,
+				     size_t numDependencies);
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
+					 const struct cudaKernelNodeParams *pNodeParams);
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out,
+					     cudaGraph_t graph, unsigned int defaultLaunchValue,
+					     unsigned int flags);
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes);
+cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes,
+				  size_t *pNumRootNodes);
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType);
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *pDependencies,
+					 cudaGraphEdgeData *edgeData, size_t *pNumDependencies);
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+				 unsigned long long flags);
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+					  unsigned long long flags);
+cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+					   cudaGraphInstantiateParams *instantiateParams);
+cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags);
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+					     const struct cudaKernelNodeParams *pNodeParams);
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+				cudaGraphExecUpdateResultInfo *resultInfo);
+cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
+cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
+					  const cudaGraphNode_t *dependencies,
+					  const cudaGraphEdgeData *dependencyData,
+					  size_t numDependencies, enum cudaStreamCaptureMode mode);
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
+				  enum cudaStreamCaptureStatus *pCaptureStatus);
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
+				     enum cudaStreamCaptureStatus *captureStatus_out,
+				     unsigned long long *id_out, cudaGraph_t *graph_out,
+				     const cudaGraphNode_t **dependencies_out,
+				     const cudaGraphEdgeData **edgeData_out,
+				     size_t *numDependencies_out);
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
+						cudaGraphNode_t *dependencies,
+						const cudaGraphEdgeData *dependencyData,
+						size_t numDependencies, unsigned int flags);
+cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode);
+cudaError_t cudaDeviceGraphMemTrim(int device);
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
+					   void *value);
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
+					   void *value);
+
+#endif
