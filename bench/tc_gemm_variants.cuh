@@ -83,9 +83,21 @@ __global__ void roundTF32Pass(const float4 *in, float4 *out, size_t count4)
                              nvcuda::wmma::__float_to_tf32(v.z), nvcuda::wmma::__float_to_tf32(v.w));
     }
 }
+// B (n x n) transposed and rounded to TF32: 32 x 32 tiles through shared memory
+__global__ void transposeTF32Pass(const float *in, float *out, int n)
+{
+    __shared__ float tile[32][33];
+    int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+    for (int r = 0; r < 32; r += 8)
+        tile[threadIdx.y + r][threadIdx.x] = nvcuda::wmma::__float_to_tf32(in[(size_t)(y + r) * n + x]);
+    __syncthreads();
+    x = blockIdx.y * 32 + threadIdx.x, y = blockIdx.x * 32 + threadIdx.y;
+    for (int r = 0; r < 32; r += 8)
+        out[(size_t)(y + r) * n + x] = tile[threadIdx.x][threadIdx.y + r];
+}
 // The operands rounded to TF32 by a pass of their own into scratch buffers (timed with
-// the product), then tiling T, which rounds nothing: rounding once in device memory
-// against rounding in shared memory or per fragment.
+// the product; T::BT: B transposed on the way), then tiling T, which rounds nothing:
+// rounding once in device memory against rounding in shared memory or per fragment.
 template <int I, class T> static gemm_fns preroundPick()
 {
     static_assert(T::ROUND == fast::ROUND_NONE, "the pass rounds");
@@ -101,7 +113,10 @@ template <int I, class T> static gemm_fns preroundPick()
                         have = count;
                     }
                     roundTF32Pass<<<1056, 256>>>((const float4 *)A, (float4 *)a, count / 4);
-                    roundTF32Pass<<<1056, 256>>>((const float4 *)B, (float4 *)b, count / 4);
+                    if (T::BT) // n is a multiple of 32 (of the tile)
+                        transposeTF32Pass<<<dim3(n / 32, n / 32), dim3(32, 8)>>>(B, b, n);
+                    else
+                        roundTF32Pass<<<1056, 256>>>((const float4 *)B, (float4 *)b, count / 4);
                     fast::tcFastLaunch<false, T>(a, b, C, n, n, n);
                 },
                 fastBlocks<false, T>};
@@ -136,6 +151,10 @@ static const variant variants[] = {
     {"pipe3-128x256-fround", false, 256, fastPick<20, false, fast::Fast128x256Pipe3Fround>()},
     {"pipe3-128x256-unrounded", false, 256, fastPick<21, false, fast::Fast128x256Pipe3Unrounded>()},
     {"pipe3-128x256-preround", false, 256, preroundPick<23, fast::Fast128x256Pipe3Unrounded>()},
+    {"pipe3-128x256-bt", false, 256, preroundPick<24, fast::Fast128x256Pipe3Bt>()},
+    {"pipe2-128x256k64-bt", false, 256, preroundPick<25, fast::Fast128x256k64Pipe2Bt>()},
+    {"pipe3-128x128w4-bt", false, 128, preroundPick<26, fast::Fast128x128w4Pipe3Bt>()},
+    {"pipe2-128x256k64", false, 256, fastPick<27, false, fast::Fast128x256k64Pipe2>()},
     {"async3-128x256-sround", false, 256, fastPick<22, false, fast::Fast128x256Async3Sround>()},
     {"async3-128x256", false, 256, fastPick<1, false, fast::Fast128x256Async3>()},
     {"async3-128x128", false, 128, fastPick<2, false, fast::Fast128x128Async3>()},

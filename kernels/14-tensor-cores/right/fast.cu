@@ -19,6 +19,7 @@
 #include <cuda_runtime.h>
 #include <mma.h>
 #include <stdio.h>
+#include <type_traits>
 
 using namespace nvcuda;
 
@@ -73,26 +74,30 @@ enum FastRound { ROUND_FRAG, ROUND_SHARED, ROUND_NONE };
 // work on the current ones (two sets in registers, every step unrolled), and the next
 // phase's first fragments too: its wait and barrier come before the phase's last step,
 // so the warps never stop with no product in flight.
+// BT (PIPE, bench only): B comes transposed (n x k, row-major: B's columns contiguous),
+// kept so in shared memory and loaded as a col_major matrix_b fragment.
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int STAGES_, FastCopy COPY_, int KU_ = 1,
-          FastRound ROUND_ = ROUND_FRAG, bool PIPE_ = false>
+          FastRound ROUND_ = ROUND_FRAG, bool PIPE_ = false, bool BT_ = false>
 struct FastTiling {
     static const int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, STAGES = STAGES_, KU = KU_;
     static const FastRound ROUND = ROUND_;
     static const FastCopy COPY = COPY_;
-    static const bool PIPE = PIPE_;
+    static const bool PIPE = PIPE_, BT = BT_;
     static const int THREADS = (BM / WM) * (BN / WN) * 32;
     // at most 64K registers per SM: 2 blocks of 256 threads get 128 each, of 128 threads 255
     static const int MIN_BLOCKS = WM * WN <= 64 * 32 || THREADS <= 128 ? 2 : 1;
     template <class E> struct Layout {
         static const int LDA = BK + 16 / (int)sizeof(E); // + 16 bytes: row r at bank 4r
-        static const int LDB = BN + 32 / (int)sizeof(E); // + 32 bytes: row r at bank 8r
-        static const int A_STAGE = BM * LDA, B_STAGE = BK * LDB;
+        // + 32 bytes: row r at bank 8r (BT: rows of k as A's)
+        static const int LDB = BT ? LDA : BN + 32 / (int)sizeof(E);
+        static const int A_STAGE = BM * LDA, B_STAGE = BT ? BN * LDB : BK * LDB;
         static const size_t BYTES = (size_t)STAGES * (A_STAGE + B_STAGE) * sizeof(E);
     };
     static_assert(BM % WM == 0 && BN % WN == 0 && WM % 16 == 0 && WN % 16 == 0, "warp tiles");
     static_assert((BM * BK / 4) % THREADS == 0 && (BK * BN / 4) % THREADS == 0,
                   "every thread copies the same number of float4s");
     static_assert(STAGES >= 2 && (COPY == ASYNC || STAGES == 2), "REGS uses 2 stages");
+    static_assert(!BT || PIPE, "BT: PIPE only");
     static_assert(!PIPE || (COPY == ASYNC && BK % 16 == 0),
                   "PIPE: cp.async, an even number of wmma steps a phase (each step's set fixed)");
 };
@@ -128,7 +133,8 @@ tcFastKernel(const float *__restrict__ A, const float *__restrict__ B, float *__
     int t = threadIdx.x, warp = t / 32;
     int wr = warp / (T::BN / T::WN), wc = warp % (T::BN / T::WN);
     const float *Ab = A + (size_t)blockIdx.y * T::BM * k; // the block's rows of A
-    const float *Bb = B + (size_t)blockIdx.x * T::BN;     // the block's columns of B
+    // the block's columns of B (BT: its rows of B transposed)
+    const float *Bb = B + (size_t)blockIdx.x * T::BN * (T::BT ? k : 1);
     int phases = k / T::BK;
 
     // Thread t copies float4 number t + i * THREADS of each tile: a warp reads whole rows,
@@ -137,10 +143,13 @@ tcFastKernel(const float *__restrict__ A, const float *__restrict__ B, float *__
     // tile of A: one pointer walked down the rows (addresses precomputed for every float4
     // took registers the fragments need).
     static_assert(T::THREADS % (T::BK / 4) == 0 && T::THREADS % (T::BN / 4) == 0, "whole rows");
-    const int A_STEP = T::THREADS / (T::BK / 4), B_STEP = T::THREADS / (T::BN / 4);
+    static_assert(T::BT ? T::BN * T::BK / 4 % T::THREADS == 0 : true, "whole rows");
+    const int B_ROW4 = (T::BT ? T::BK : T::BN) / 4; // float4s in a row of B's tile
+    const int A_STEP = T::THREADS / (T::BK / 4), B_STEP = T::THREADS / B_ROW4;
     const int aRow = t / (T::BK / 4), aCol = t % (T::BK / 4) * 4;
-    const int bRow = t / (T::BN / 4), bCol = t % (T::BN / 4) * 4;
-    const float *Ag = Ab + (size_t)aRow * k + aCol, *Bg = Bb + (size_t)bRow * n + bCol;
+    const int bRow = t / B_ROW4, bCol = t % B_ROW4 * 4;
+    const size_t ldb = T::BT ? k : n; // floats between rows of B (BT: of B transposed)
+    const float *Ag = Ab + (size_t)aRow * k + aCol, *Bg = Bb + (size_t)bRow * ldb + bCol;
     auto eachA = [&](int ph, auto f) {
         const float *g = Ag + ph * T::BK;
 #pragma unroll
@@ -148,9 +157,9 @@ tcFastKernel(const float *__restrict__ A, const float *__restrict__ B, float *__
             f(i, g, (aRow + i * A_STEP) * L::LDA + aCol);
     };
     auto eachB = [&](int ph, auto f) {
-        const float *g = Bg + (size_t)ph * T::BK * n;
+        const float *g = Bg + (T::BT ? ph * T::BK : (size_t)ph * T::BK * n);
 #pragma unroll
-        for (int i = 0; i < B_VECS; ++i, g += (size_t)B_STEP * n)
+        for (int i = 0; i < B_VECS; ++i, g += B_STEP * ldb)
             f(i, g, (bRow + i * B_STEP) * L::LDB + bCol);
     };
     auto stageA = [&](int ph) { return As + (unsigned)ph % T::STAGES * L::A_STAGE; };
@@ -187,7 +196,8 @@ tcFastKernel(const float *__restrict__ A, const float *__restrict__ B, float *__
     };
 
     typedef wmma::fragment<wmma::matrix_a, 16, 16, FK, typename P::frag, wmma::row_major> FragA;
-    typedef wmma::fragment<wmma::matrix_b, 16, 16, FK, typename P::frag, wmma::row_major> FragB;
+    typedef typename std::conditional<T::BT, wmma::col_major, wmma::row_major>::type LayoutB;
+    typedef wmma::fragment<wmma::matrix_b, 16, 16, FK, typename P::frag, LayoutB> FragB;
     // a fragment of raw floats (cp.async, ROUND_FRAG) rounded to TF32 after its load
     auto load = [&](auto &f, const E *p, int ldm) {
         wmma::load_matrix_sync(f, p, ldm);
@@ -209,10 +219,11 @@ tcFastKernel(const float *__restrict__ A, const float *__restrict__ B, float *__
         FragB fb[2][FN];
         auto loadStep = [&](int s, int ph, int kk) {
             const E *as = stageA(ph) + wr * T::WM * L::LDA + kk;
-            const E *bs = stageB(ph) + kk * L::LDB + wc * T::WN;
+            // B's fragment j: 16 columns from wc * WN + j * 16, k from kk
+            const E *bs = stageB(ph) + (T::BT ? wc * T::WN * L::LDB + kk : kk * L::LDB + wc * T::WN);
 #pragma unroll
             for (int j = 0; j < FN; ++j)
-                load(fb[s][j], bs + j * 16, L::LDB);
+                load(fb[s][j], bs + j * 16 * (T::BT ? L::LDB : 1), L::LDB);
 #pragma unroll
             for (int i = 0; i < FM; ++i)
                 load(fa[s][i], as + i * 16 * L::LDA, L::LDA);
@@ -333,6 +344,13 @@ typedef FastTiling<128, 256, 16, 64, 64, 6, ASYNC, 0, ROUND_SHARED, true> Fast12
 typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 0, ROUND_FRAG, true> Fast128x256Pipe3Fround;
 typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true> Fast128x256Pipe3Unrounded;
 typedef FastTiling<256, 128, 32, 64, 64, 3, ASYNC, 0, ROUND_SHARED, true> Fast256x128Pipe3;
+// BK 64: half the phases (barriers, waits) of BK 32, two stages of 102 KB
+typedef FastTiling<128, 256, 64, 64, 64, 2, ASYNC, 0, ROUND_SHARED, true> Fast128x256k64Pipe2;
+// B transposed and both operands rounded beforehand (the bench's pass): B's fragments load
+// as col_major, A's as row_major, both with k contiguous in shared memory
+typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true, true> Fast128x256Pipe3Bt;
+typedef FastTiling<128, 256, 64, 64, 64, 2, ASYNC, 0, ROUND_NONE, true, true> Fast128x256k64Pipe2Bt;
+typedef FastTiling<128, 128, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true, true> Fast128x128w4Pipe3Bt;
 // 4 warps of 64 x 64: two blocks an SM (255 registers each), so one block's barrier
 // leaves the other's warps working
 typedef FastTiling<128, 128, 32, 64, 64, 3, ASYNC, 0, ROUND_SHARED, true> Fast128x128w4Pipe3;
