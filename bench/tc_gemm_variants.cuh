@@ -155,6 +155,8 @@ static const variant variants[] = {
     {"pipe2-128x256k64-bt", false, 256, preroundPick<25, fast::Fast128x256k64Pipe2Bt>()},
     {"pipe3-128x128w4-bt", false, 128, preroundPick<26, fast::Fast128x128w4Pipe3Bt>()},
     {"pipe2-128x256k64", false, 256, fastPick<27, false, fast::Fast128x256k64Pipe2>()},
+    {"pipe3-128x256-idx", false, 256, preroundPick<28, fast::Fast128x256Pipe3Idx>()},
+    {"pipe3-128x128w4-idx", false, 128, preroundPick<29, fast::Fast128x128w4Pipe3Idx>()},
     {"async3-128x256-sround", false, 256, fastPick<22, false, fast::Fast128x256Async3Sround>()},
     {"async3-128x256", false, 256, fastPick<1, false, fast::Fast128x256Async3>()},
     {"async3-128x128", false, 128, fastPick<2, false, fast::Fast128x128Async3>()},

@@ -76,18 +76,25 @@ enum FastRound { ROUND_FRAG, ROUND_SHARED, ROUND_NONE };
 // so the warps never stop with no product in flight.
 // BT (PIPE, bench only): B comes transposed (n x k, row-major: B's columns contiguous),
 // kept so in shared memory and loaded as a col_major matrix_b fragment.
+// IDX (BT, bench only): fragments filled element by element (x[e]) in the H100's
+// fragment layout, two adjacent floats per load (float2, half the load instructions
+// of load_matrix_sync): step s's k positions p and p + 4 of lane l hold k = 8s + 2(l % 4)
+// and the next, the same for A and B, so the sum is the product's. Relies on a layout
+// CUDA leaves unspecified: for measuring only.
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int STAGES_, FastCopy COPY_, int KU_ = 1,
-          FastRound ROUND_ = ROUND_FRAG, bool PIPE_ = false, bool BT_ = false>
+          FastRound ROUND_ = ROUND_FRAG, bool PIPE_ = false, bool BT_ = false, bool IDX_ = false>
 struct FastTiling {
     static const int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, STAGES = STAGES_, KU = KU_;
     static const FastRound ROUND = ROUND_;
     static const FastCopy COPY = COPY_;
-    static const bool PIPE = PIPE_, BT = BT_;
+    static const bool PIPE = PIPE_, BT = BT_, IDX = IDX_;
     static const int THREADS = (BM / WM) * (BN / WN) * 32;
     // at most 64K registers per SM: 2 blocks of 256 threads get 128 each, of 128 threads 255
     static const int MIN_BLOCKS = WM * WN <= 64 * 32 || THREADS <= 128 ? 2 : 1;
     template <class E> struct Layout {
-        static const int LDA = BK + 16 / (int)sizeof(E); // + 16 bytes: row r at bank 4r
+        // + 16 bytes: row r at bank 4r (IDX: + 32, bank 8r: a half-warp's float2s, rows
+        // g..g+3 x 8 floats, hit 32 banks)
+        static const int LDA = BK + (IDX ? 32 : 16) / (int)sizeof(E);
         // + 32 bytes: row r at bank 8r (BT: rows of k as A's)
         static const int LDB = BT ? LDA : BN + 32 / (int)sizeof(E);
         static const int A_STAGE = BM * LDA, B_STAGE = BT ? BN * LDB : BK * LDB;
@@ -98,6 +105,7 @@ struct FastTiling {
                   "every thread copies the same number of float4s");
     static_assert(STAGES >= 2 && (COPY == ASYNC || STAGES == 2), "REGS uses 2 stages");
     static_assert(!BT || PIPE, "BT: PIPE only");
+    static_assert(!IDX || BT, "IDX: BT only");
     static_assert(!PIPE || (COPY == ASYNC && BK % 16 == 0),
                   "PIPE: cp.async, an even number of wmma steps a phase (each step's set fixed)");
 };
@@ -221,12 +229,28 @@ tcFastKernel(const float *__restrict__ A, const float *__restrict__ B, float *__
             const E *as = stageA(ph) + wr * T::WM * L::LDA + kk;
             // B's fragment j: 16 columns from wc * WN + j * 16, k from kk
             const E *bs = stageB(ph) + (T::BT ? wc * T::WN * L::LDB + kk : kk * L::LDB + wc * T::WN);
+            if constexpr (T::IDX) {
+                int g = t % 32 / 4, c = t % 4 * 2; // the lane's row (B: column), its k past kk
 #pragma unroll
-            for (int j = 0; j < FN; ++j)
-                load(fb[s][j], bs + j * 16 * (T::BT ? L::LDB : 1), L::LDB);
+                for (int j = 0; j < FN; ++j) {
+                    float2 lo = *(const float2 *)(bs + (j * 16 + g) * L::LDB + c);
+                    float2 hi = *(const float2 *)(bs + (j * 16 + g + 8) * L::LDB + c);
+                    fb[s][j].x[0] = lo.x, fb[s][j].x[1] = lo.y, fb[s][j].x[2] = hi.x, fb[s][j].x[3] = hi.y;
+                }
 #pragma unroll
-            for (int i = 0; i < FM; ++i)
-                load(fa[s][i], as + i * 16 * L::LDA, L::LDA);
+                for (int i = 0; i < FM; ++i) {
+                    float2 lo = *(const float2 *)(as + (i * 16 + g) * L::LDA + c);
+                    float2 hi = *(const float2 *)(as + (i * 16 + g + 8) * L::LDA + c);
+                    fa[s][i].x[0] = lo.x, fa[s][i].x[1] = hi.x, fa[s][i].x[2] = lo.y, fa[s][i].x[3] = hi.y;
+                }
+            } else {
+#pragma unroll
+                for (int j = 0; j < FN; ++j)
+                    load(fb[s][j], bs + j * 16 * (T::BT ? L::LDB : 1), L::LDB);
+#pragma unroll
+                for (int i = 0; i < FM; ++i)
+                    load(fa[s][i], as + i * 16 * L::LDA, L::LDA);
+            }
         };
         // Every stage filled at the start; phase ph + STAGES goes into ph's stage as soon as
         // its last fragments are in registers: STAGES - 1 phases in flight while one is used.
@@ -351,6 +375,8 @@ typedef FastTiling<128, 256, 64, 64, 64, 2, ASYNC, 0, ROUND_SHARED, true> Fast12
 typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true, true> Fast128x256Pipe3Bt;
 typedef FastTiling<128, 256, 64, 64, 64, 2, ASYNC, 0, ROUND_NONE, true, true> Fast128x256k64Pipe2Bt;
 typedef FastTiling<128, 128, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true, true> Fast128x128w4Pipe3Bt;
+typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true, true, true> Fast128x256Pipe3Idx;
+typedef FastTiling<128, 128, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true, true, true> Fast128x128w4Pipe3Idx;
 // 4 warps of 64 x 64: two blocks an SM (255 registers each), so one block's barrier
 // leaves the other's warps working
 typedef FastTiling<128, 128, 32, 64, 64, 3, ASYNC, 0, ROUND_SHARED, true> Fast128x128w4Pipe3;
