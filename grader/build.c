@@ -577,14 +577,15 @@ static int job_fast(const struct job *j, const char *final_dir, const char *host
 	return rc;
 }
 
-/* Where the host program of J would be kept for reuse (issue 16): an emulator lab build
- * whose file has a host view to trust (hostview.h), unless PMPPLAB_FAST_BUILD=0. With
- * NVRTC, takes the file's device view too (the same reading). */
+/* Where the host program of J would be kept for reuse (issue 16): an emulator build of
+ * student code (a lab's or `pmpplab run`'s) whose file has a host view to trust
+ * (hostview.h), unless PMPPLAB_FAST_BUILD=0. With NVRTC, takes the file's device view
+ * too (the same reading). */
 static bool job_host_prog(struct job *j, const char *cache, char *path, size_t len)
 {
 	const char *env = getenv("PMPPLAB_FAST_BUILD");
 	bool fast = !(env && strcmp(env, "0") == 0);
-	if (j->backend != BACKEND_EMU || !j->lab || !j->glue || (!fast && !j->nvrtc_tool))
+	if (j->backend != BACKEND_EMU || !j->user_dir || (!fast && !j->nvrtc_tool))
 		return false;
 	size_t n = 0;
 	char *text = fs_read(j->user_source, &n);
@@ -805,8 +806,8 @@ int build_reference(const struct lab_spec *spec, struct build_result *out, struc
 	return rc;
 }
 
-int build_standalone(const char *source, enum backend_kind backend, struct build_result *out,
-		     struct diag_list *errs)
+int build_standalone(const char *source, enum backend_kind backend, enum build_ptx ptx,
+		     struct build_result *out, struct diag_list *errs)
 {
 	memset(out, 0, sizeof(*out));
 	char abs[PATH_MAX];
@@ -817,6 +818,8 @@ int build_standalone(const char *source, enum backend_kind backend, struct build
 	struct job j = { .backend = backend, .user_source = abs, .main_source = abs,
 			 .user_dir = folder_of(abs, 1) };
 	int rc = j.user_dir ? job_tools(&j, errs) : -ENOMEM;
+	if (rc == 0)
+		job_find_nvrtc(&j, ptx);
 	if (rc == 0)
 		rc = job_run(&j, out, errs);
 	job_release(&j);

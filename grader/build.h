@@ -47,9 +47,10 @@ int build_lab(const struct lab_spec *spec, const char *source, enum backend_kind
 	      enum build_ptx ptx, struct build_result *out, struct diag_list *errs);
 /* Builds the lab's CPU reference (a C file) with cc. Same returns. */
 int build_reference(const struct lab_spec *spec, struct build_result *out, struct diag_list *errs);
-/* Builds a standalone CUDA program (its own main) for BACKEND. Same returns. */
-int build_standalone(const char *source, enum backend_kind backend, struct build_result *out,
-		     struct diag_list *errs);
+/* Builds a standalone CUDA program (its own main) for BACKEND, its PTX (emu) made as
+ * PTX says. Same returns. */
+int build_standalone(const char *source, enum backend_kind backend, enum build_ptx ptx,
+		     struct build_result *out, struct diag_list *errs);
 void build_result_release(struct build_result *r);
 
 #endif

@@ -464,7 +464,8 @@ static int cmd_run(const struct cli *c)
 	struct build_result b;
 	struct diag_list errs;
 	diag_list_init(&errs);
-	int rc = build_standalone(c->positional[1], backend, &b, &errs);
+	/* a student's edit-run loop, like the TUI's quick runs: NVRTC's PTX (build.h) */
+	int rc = build_standalone(c->positional[1], backend, BUILD_PTX_NVRTC, &b, &errs);
 	diag_print(stderr, &errs);
 	diag_print(stderr, &b.diags);
 	diag_list_release(&errs);

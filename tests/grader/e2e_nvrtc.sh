@@ -6,11 +6,12 @@
 # PMPPLAB_NVRTC=0 and PMPPLAB_NVRTC=1, in one cache (the host programs are shared: only
 # the PTX is compiled again). The verdicts must be the same: every test's name, status,
 # score and output, where the output of a performance or optimisations check (figures
-# counted from the PTX, which is not nvcc's text) is compared without its numbers. Lab 01's solution with
-# an error and with a warning in its kernel checks that the student gets nvcc's messages.
-# A file NVRTC does not take (nvcc made its PTX both times) is listed, not failed; but
-# every solution except those of NO_NVRTC_LABS must be NVRTC's, or the test compares
-# nothing.
+# counted from the PTX, which is not nvcc's text) is compared without its numbers. Lab
+# 01's solution with an error and with a warning in its kernel checks that the student
+# gets nvcc's messages. Then `pmpplab run` (run_cmp) on a few of the emulator's test
+# programs. A file NVRTC does not take (nvcc made its PTX both times) is listed, not
+# failed; but every solution except those of NO_NVRTC_LABS must be NVRTC's, or the test
+# compares nothing.
 #
 # usage: e2e_nvrtc.sh PMPPLAB SOURCE_ROOT [LAB...]
 # Two labs at a time. Exits 77 when this build cannot grade on the emulator (no nvcc, no
@@ -116,7 +117,38 @@ lab_run() {
 export -f grade broken lab_run tests_of
 export PMPPLAB SRC WORK SEED
 
-printf '%s\n' "${LABS[@]}" | xargs -P 2 -L 1 bash -c 'lab_run "$0"' >"$WORK/results.txt"
+# pmpplab run (a standalone program, NVRTC by default): what the emulator's own test
+# programs print (their faults with file:line), nvcc's PTX against NVRTC's, after an edit
+# the host view does not see, so that the program of the first build is reused.
+run_cmp() {
+	local p=$1 f="$WORK/run/$1.cu" marks
+	mkdir -p "$WORK/run"
+	cp "$SRC/tests/emu/programs/$p.cu" "$f"
+	PMPPLAB_NVRTC=0 "$PMPPLAB" run "$f" >/dev/null 2>&1
+	sed -i '0,/^__global__.*/s//& \/\/ edited/' "$f"
+	for m in 0 1; do # stdout and stderr apart: how they interleave is the runtime's timing
+		PMPPLAB_NVRTC=$m "$PMPPLAB" run "$f" >"$WORK/run/$p.$m.out" 2>"$WORK/run/$p.$m.err"
+		echo "exit $?" >>"$WORK/run/$p.$m.out"
+		cat "$WORK/run/$p.$m.err" >>"$WORK/run/$p.$m.out"
+		sed -i -E 's/0x[0-9a-f]{8,}/0xADDRESS/g' "$WORK/run/$p.$m.out"
+	done
+	marks=$(find "$PMPPLAB_CACHE/build" -newer "$WORK/run/$p.0.out" -name nvrtc | wc -l)
+	if ! cmp -s "$WORK/run/$p.0.out" "$WORK/run/$p.1.out"; then
+		echo "DIFF run/$p.cu"
+		diff "$WORK/run/$p.0.out" "$WORK/run/$p.1.out" | head -20
+	elif [ "$marks" = 0 ]; then
+		echo "NVCC run/$p.cu"
+	else
+		echo "SAME run/$p.cu"
+	fi
+}
+export -f run_cmp
+RUN_PROGRAMS=(kernel_faults oob host_pointer_arg api_errors)
+
+{
+	printf '%s\n' "${LABS[@]}" | xargs -P 2 -L 1 bash -c 'lab_run "$0"'
+	printf '%s\n' "${RUN_PROGRAMS[@]}" | xargs -P 2 -L 1 bash -c 'run_cmp "$0"'
+} >"$WORK/results.txt"
 cat "$WORK/results.txt"
 same=$(grep -c '^SAME' "$WORK/results.txt")
 diff=$(grep -c '^DIFF' "$WORK/results.txt")
@@ -137,5 +169,8 @@ for f in error warning; do
 	grep -q "^SAME 01-vecadd/$f.cu" "$WORK/results.txt" && { echo "FAIL: NVRTC's PTX was used for $f.cu, which nvcc says something about"; fail=1; }
 done
 [ "$same" -gt 0 ] || { echo "FAIL: no file graded by NVRTC"; fail=1; }
+for p in "${RUN_PROGRAMS[@]}"; do
+	grep -q "^SAME run/$p.cu" "$WORK/results.txt" || { echo "FAIL: pmpplab run $p.cu: not NVRTC's PTX with the same output"; fail=1; }
+done
 [ "$fail" = 0 ] && echo "ok"
 exit $fail

@@ -79,7 +79,7 @@ static int setup(void **state)
 	char *nvcc = paths_nvcc();
 	if (nvcc)
 		built = build_standalone(SOURCE_ROOT "/tests/panels/fixtures/patterns.cu", BACKEND_EMU,
-					 &prog, &errs);
+					 BUILD_PTX_NVCC, &prog, &errs);
 	if (nvcc && built)
 		diag_print(stderr, &errs);
 	free(nvcc);
