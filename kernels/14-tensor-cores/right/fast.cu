@@ -80,21 +80,23 @@ enum FastRound { ROUND_FRAG, ROUND_SHARED, ROUND_NONE };
 // fragment layout, two adjacent floats per load (float2, half the load instructions
 // of load_matrix_sync): step s's k positions p and p + 4 of lane l hold k = 8s + 2(l % 4)
 // and the next, the same for A and B, so the sum is the product's. Relies on a layout
-// CUDA leaves unspecified: for measuring only.
+// CUDA leaves unspecified: for measuring only. IDX 2: float4s, each filling the
+// fragments of two steps (k = 16u + 4(l % 4) + 2s' and the next, for steps 2u + s').
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int STAGES_, FastCopy COPY_, int KU_ = 1,
-          FastRound ROUND_ = ROUND_FRAG, bool PIPE_ = false, bool BT_ = false, bool IDX_ = false>
+          FastRound ROUND_ = ROUND_FRAG, bool PIPE_ = false, bool BT_ = false, int IDX_ = 0>
 struct FastTiling {
     static const int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, STAGES = STAGES_, KU = KU_;
     static const FastRound ROUND = ROUND_;
     static const FastCopy COPY = COPY_;
-    static const bool PIPE = PIPE_, BT = BT_, IDX = IDX_;
+    static const bool PIPE = PIPE_, BT = BT_;
+    static const int IDX = IDX_;
     static const int THREADS = (BM / WM) * (BN / WN) * 32;
     // at most 64K registers per SM: 2 blocks of 256 threads get 128 each, of 128 threads 255
     static const int MIN_BLOCKS = WM * WN <= 64 * 32 || THREADS <= 128 ? 2 : 1;
     template <class E> struct Layout {
-        // + 16 bytes: row r at bank 4r (IDX: + 32, bank 8r: a half-warp's float2s, rows
-        // g..g+3 x 8 floats, hit 32 banks)
-        static const int LDA = BK + (IDX ? 32 : 16) / (int)sizeof(E);
+        // + 16 bytes: row r at bank 4r (IDX 1: + 32, bank 8r: a half-warp's float2s, rows
+        // g..g+3 x 8 floats, hit 32 banks; IDX 2: + 64, bank 16r, a quarter-warp's float4s)
+        static const int LDA = BK + (IDX == 2 ? 64 : IDX ? 32 : 16) / (int)sizeof(E);
         // + 32 bytes: row r at bank 8r (BT: rows of k as A's)
         static const int LDB = BT ? LDA : BN + 32 / (int)sizeof(E);
         static const int A_STAGE = BM * LDA, B_STAGE = BT ? BN * LDB : BK * LDB;
@@ -106,6 +108,7 @@ struct FastTiling {
     static_assert(STAGES >= 2 && (COPY == ASYNC || STAGES == 2), "REGS uses 2 stages");
     static_assert(!BT || PIPE, "BT: PIPE only");
     static_assert(!IDX || BT, "IDX: BT only");
+    static_assert(IDX != 2 || BK % 32 == 0, "IDX 2: an even number of two-step groups a phase");
     static_assert(!PIPE || (COPY == ASYNC && BK % 16 == 0),
                   "PIPE: cp.async, an even number of wmma steps a phase (each step's set fixed)");
 };
@@ -221,7 +224,68 @@ tcFastKernel(const float *__restrict__ A, const float *__restrict__ B, float *__
         for (int j = 0; j < FN; ++j)
             wmma::fill_fragment(acc[i][j], 0.0f);
 
-    if constexpr (T::PIPE) {
+    if constexpr (T::IDX == 2) {
+        // Fragments of two steps a group (16 k), group u of phase ph into set u % 2:
+        // loaded after the group before has used its first step's, so at most one and a
+        // half groups live (KU 1: after both steps', one group live).
+        const int SETS = T::KU == 1 ? 1 : 2; // KU 1: one set, overwritten after its use
+        FragA fa[SETS][2][FM];
+        FragB fb[SETS][2][FN];
+        auto loadGroup = [&](int set, int ph, int kk) {
+            const E *as = stageA(ph) + wr * T::WM * L::LDA + kk;
+            const E *bs = stageB(ph) + wc * T::WN * L::LDB + kk;
+            int g = t % 32 / 4, c = t % 4 * 4; // the lane's row (B: column), its k past kk
+#pragma unroll
+            for (int j = 0; j < FN; ++j) {
+                float4 lo = *(const float4 *)(bs + (j * 16 + g) * L::LDB + c);
+                float4 hi = *(const float4 *)(bs + (j * 16 + g + 8) * L::LDB + c);
+                fb[set][0][j].x[0] = lo.x, fb[set][0][j].x[1] = lo.y, fb[set][0][j].x[2] = hi.x, fb[set][0][j].x[3] = hi.y;
+                fb[set][1][j].x[0] = lo.z, fb[set][1][j].x[1] = lo.w, fb[set][1][j].x[2] = hi.z, fb[set][1][j].x[3] = hi.w;
+            }
+#pragma unroll
+            for (int i = 0; i < FM; ++i) {
+                float4 lo = *(const float4 *)(as + (i * 16 + g) * L::LDA + c);
+                float4 hi = *(const float4 *)(as + (i * 16 + g + 8) * L::LDA + c);
+                fa[set][0][i].x[0] = lo.x, fa[set][0][i].x[1] = hi.x, fa[set][0][i].x[2] = lo.y, fa[set][0][i].x[3] = hi.y;
+                fa[set][1][i].x[0] = lo.z, fa[set][1][i].x[1] = hi.z, fa[set][1][i].x[2] = lo.w, fa[set][1][i].x[3] = hi.w;
+            }
+        };
+        auto products = [&](FragA *a, FragB *b) {
+#pragma unroll
+            for (int i = 0; i < FM; ++i)
+#pragma unroll
+                for (int j = 0; j < FN; ++j)
+                    wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]);
+        };
+        for (int s = 0; s < T::STAGES; ++s)
+            issueAsync(s);
+        fastWait<T::STAGES - 1>();
+        roundOwn(0);
+        __syncthreads();
+        loadGroup(0, 0, 0);
+        const int GROUPS = T::BK / 16;
+        for (int ph = 0; ph < phases; ++ph) {
+#pragma unroll
+            for (int u = 0; u < GROUPS; ++u) {
+                products(fa[u % SETS][0], fb[u % SETS][0]);
+                if constexpr (T::KU == 1) // the next group's loads after both steps: fewer registers
+                    products(fa[u % SETS][1], fb[u % SETS][1]);
+                if (u + 1 < GROUPS) {
+                    loadGroup((u + 1) % SETS, ph, (u + 1) * 16);
+                } else {
+                    fastWait<T::STAGES - 2>();
+                    roundOwn(ph + 1);
+                    __syncthreads(); // this stage's fragments are all in registers
+                    if (ph + 1 < phases)
+                        loadGroup(0, ph + 1, 0);
+                }
+                if constexpr (T::KU != 1)
+                    products(fa[u % SETS][1], fb[u % SETS][1]);
+                if (u + 1 == GROUPS)
+                    issueAsync(ph + T::STAGES);
+            }
+        }
+    } else if constexpr (T::PIPE) {
         // The fragments of wmma step kk of phase ph (stage ph % STAGES) into set s.
         FragA fa[2][FM];
         FragB fb[2][FN];
@@ -229,7 +293,7 @@ tcFastKernel(const float *__restrict__ A, const float *__restrict__ B, float *__
             const E *as = stageA(ph) + wr * T::WM * L::LDA + kk;
             // B's fragment j: 16 columns from wc * WN + j * 16, k from kk
             const E *bs = stageB(ph) + (T::BT ? wc * T::WN * L::LDB + kk : kk * L::LDB + wc * T::WN);
-            if constexpr (T::IDX) {
+            if constexpr (T::IDX == 1) {
                 int g = t % 32 / 4, c = t % 4 * 2; // the lane's row (B: column), its k past kk
 #pragma unroll
                 for (int j = 0; j < FN; ++j) {
@@ -377,6 +441,10 @@ typedef FastTiling<128, 256, 64, 64, 64, 2, ASYNC, 0, ROUND_NONE, true, true> Fa
 typedef FastTiling<128, 128, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true, true> Fast128x128w4Pipe3Bt;
 typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true, true, true> Fast128x256Pipe3Idx;
 typedef FastTiling<128, 128, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true, true, true> Fast128x128w4Pipe3Idx;
+typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true, true, 2> Fast128x256Pipe3Idx4;
+typedef FastTiling<128, 128, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true, true, 2> Fast128x128w4Pipe3Idx4;
+typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 1, ROUND_NONE, true, true, 2> Fast128x256Pipe3Idx4Late;
+typedef FastTiling<128, 128, 32, 64, 64, 3, ASYNC, 1, ROUND_NONE, true, true, 2> Fast128x128w4Pipe3Idx4Late;
 // 4 warps of 64 x 64: two blocks an SM (255 registers each), so one block's barrier
 // leaves the other's warps working
 typedef FastTiling<128, 128, 32, 64, 64, 3, ASYNC, 0, ROUND_SHARED, true> Fast128x128w4Pipe3;
