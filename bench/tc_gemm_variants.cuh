@@ -74,27 +74,6 @@ template <int I, bool HALF, class T> static gemm_fns fastPick()
         return {NULL, NULL};
 }
 
-// count floats (a multiple of 4) rounded to TF32
-__global__ void roundTF32Pass(const float4 *in, float4 *out, size_t count4)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count4; i += (size_t)gridDim.x * blockDim.x) {
-        float4 v = in[i];
-        out[i] = make_float4(nvcuda::wmma::__float_to_tf32(v.x), nvcuda::wmma::__float_to_tf32(v.y),
-                             nvcuda::wmma::__float_to_tf32(v.z), nvcuda::wmma::__float_to_tf32(v.w));
-    }
-}
-// B (n x n) transposed and rounded to TF32: 32 x 32 tiles through shared memory
-__global__ void transposeTF32Pass(const float *in, float *out, int n)
-{
-    __shared__ float tile[32][33];
-    int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
-    for (int r = 0; r < 32; r += 8)
-        tile[threadIdx.y + r][threadIdx.x] = nvcuda::wmma::__float_to_tf32(in[(size_t)(y + r) * n + x]);
-    __syncthreads();
-    x = blockIdx.y * 32 + threadIdx.x, y = blockIdx.x * 32 + threadIdx.y;
-    for (int r = 0; r < 32; r += 8)
-        out[(size_t)(y + r) * n + x] = tile[threadIdx.x][threadIdx.y + r];
-}
 // The operands rounded to TF32 by a pass of their own into scratch buffers (timed with
 // the product; T::BT: B transposed on the way), then tiling T, which rounds nothing:
 // rounding once in device memory against rounding in shared memory or per fragment.
@@ -112,11 +91,7 @@ template <int I, class T> static gemm_fns preroundPick()
                         CK(cudaMalloc(&b, count * 4));
                         have = count;
                     }
-                    roundTF32Pass<<<1056, 256>>>((const float4 *)A, (float4 *)a, count / 4);
-                    if (T::BT) // n is a multiple of 32 (of the tile)
-                        transposeTF32Pass<<<dim3(n / 32, n / 32), dim3(32, 8)>>>(B, b, n);
-                    else
-                        roundTF32Pass<<<1056, 256>>>((const float4 *)B, (float4 *)b, count / 4);
+                    fast::tcFastPrepare<T>(A, B, a, b, n, n, n); // n: a multiple of 32
                     fast::tcFastLaunch<false, T>(a, b, C, n, n, n);
                 },
                 fastBlocks<false, T>};

@@ -458,7 +458,49 @@ typedef FastTiling<256, 128, 32, 64, 64, 3, ASYNC> Fast256x128Async3;
 typedef Fast128x256Pipe3 FastTF32;
 typedef Fast128x128Regs FastFP16;
 
-// Launches the kernel on device matrices whose sizes are whole tiles of T.
+// count4 float4s rounded to TF32 (out may be in)
+__global__ void fastRoundTF32(const float4 *in, float4 *out, size_t count4)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count4; i += (size_t)gridDim.x * blockDim.x) {
+        float4 v = in[i];
+        out[i] = make_float4(wmma::__float_to_tf32(v.x), wmma::__float_to_tf32(v.y),
+                             wmma::__float_to_tf32(v.z), wmma::__float_to_tf32(v.w));
+    }
+}
+// in (rows x cols, multiples of 32) rounded to TF32 and transposed into out (cols x rows):
+// 32 x 32 tiles through shared memory, both sides' accesses coalesced
+__global__ void fastTransposeTF32(const float *in, float *out, int rows, int cols)
+{
+    __shared__ float tile[32][33]; // + 1: a column of the tile hits 32 banks
+    int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+    for (int r = 0; r < 32; r += 8)
+        tile[threadIdx.y + r][threadIdx.x] = wmma::__float_to_tf32(in[(size_t)(y + r) * cols + x]);
+    __syncthreads();
+    x = blockIdx.y * 32 + threadIdx.x, y = blockIdx.x * 32 + threadIdx.y;
+    for (int r = 0; r < 32; r += 8)
+        out[(size_t)(y + r) * rows + x] = tile[threadIdx.x][threadIdx.y + r];
+}
+// The operands as a tiling that rounds nothing (ROUND_NONE) takes them: A (m x k) rounded
+// to TF32 into a, B (k x n) into b, transposed (n x k) where T::BT; m, k and n multiples
+// of 32. a may be A; b may be B unless T::BT.
+template <class T>
+void tcFastPrepare(const float *A, const float *B, float *a, float *b, int m, int k, int n,
+                   cudaStream_t stream = 0)
+{
+    auto round = [&](const float *in, float *out, size_t count) {
+        size_t blocks = (count / 4 + 255) / 256;
+        fastRoundTF32<<<(unsigned)(blocks < 1056 ? blocks : 1056), 256, 0, stream>>>(
+            (const float4 *)in, (float4 *)out, count / 4);
+    };
+    round(A, a, (size_t)m * k);
+    if constexpr (T::BT)
+        fastTransposeTF32<<<dim3(n / 32, k / 32), dim3(32, 8), 0, stream>>>(B, b, k, n);
+    else
+        round(B, b, (size_t)k * n);
+}
+
+// Launches the kernel on device matrices whose sizes are whole tiles of T (ROUND_NONE:
+// operands rounded, and B transposed where T::BT: tcFastPrepare).
 template <bool HALF, class T>
 void tcFastLaunch(const float *A_d, const float *B_d, float *C_d, int m, int k, int n,
                   cudaStream_t stream = 0)
@@ -504,6 +546,16 @@ static void tcFastRun(const float *A_h, const float *B_h, float *C_h, int m, int
     float *B_d = toDevicePadded(B_h, k, n, kp, np);
     float *C_d;
     CHECK(cudaMalloc((void **)&C_d, (size_t)mp * np * sizeof(float)));
+    if constexpr (!HALF && T::ROUND == ROUND_NONE) { // rounded (B transposed) here, once
+        float *b = B_d;
+        if (T::BT)
+            CHECK(cudaMalloc((void **)&b, (size_t)kp * np * sizeof(float)));
+        tcFastPrepare<T>(A_d, B_d, A_d, b, mp, kp, np);
+        if (b != B_d) {
+            CHECK(cudaFree(B_d));
+            B_d = b;
+        }
+    }
 
     tcFastLaunch<HALF, T>(A_d, B_d, C_d, mp, kp, np);
     CHECK(cudaGetLastError());
