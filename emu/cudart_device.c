@@ -11,6 +11,7 @@
 #include "cudart_memory.h"
 #include "cudart_registry.h"
 #include "cudart_report.h"
+#include "exec.h" /* the device heap */
 #include "cudart_stream.h"
 #include "emu_device.h"
 
@@ -265,7 +266,8 @@ cudaError_t cudaDeviceGetCacheConfig(int *cacheConfig)
 	return cudaSuccess;
 }
 
-/* Stack, printf FIFO and malloc heap sizes (cudaLimit 0..2), remembered only. */
+/* Stack, printf FIFO and malloc heap sizes (cudaLimit 0..2): remembered; the heap's
+ * bounds kernels' malloc (exec_memory.c). */
 static size_t rt_limits[3] = {1024, 1 << 20, 8 << 20};
 
 cudaError_t cudaDeviceSetLimit(int limit, size_t value)
@@ -275,6 +277,8 @@ cudaError_t cudaDeviceSetLimit(int limit, size_t value)
 	if (limit < 0 || limit > 2)
 		return rt_error_set(limit <= 6 ? cudaErrorUnsupportedLimit : cudaErrorInvalidValue);
 	rt_limits[limit] = value;
+	if (limit == 2) /* cudaLimitMallocHeapSize: kernels' malloc and new */
+		emu_set_heap_size(value);
 	return cudaSuccess;
 }
 

@@ -61,6 +61,11 @@ int emu_run(const struct emu_launch *l, struct emu_fault *fault);
  * without reaching it) stops with -EDEADLK, a barrier fault. Hooks are ignored. */
 int emu_run_cooperative(const struct emu_launch *l, struct emu_fault *fault);
 
+/* The device heap that malloc/free and new/delete in kernels allocate from
+ * (cudaLimitMallocHeapSize: 8 MiB unless set). Each block is a device allocation of its
+ * own, so its overruns and uses after free are caught as cudaMalloc'd memory's are. */
+void emu_set_heap_size(size_t bytes);
+
 /* Device printf output goes here (default stdout); the runtime may redirect it. Output
  * of one launch is written in block order, then thread order, at the end of each block. */
 void emu_set_printf_stream(void *file /* FILE* */);

@@ -358,6 +358,11 @@ void warp_return(struct warp *w);
 
 /* ---- device printf (exec_printf.c) ---------------------------------------------- */
 
+/* malloc(size) and free(p) in a kernel (exec_memory.c): the device address, or 0 when
+ * the heap is full; free returns -EINVAL when p is not a block malloc returned. */
+uint64_t heap_malloc(uint64_t size);
+int heap_free(struct warp *w, uint64_t p);
+
 int read_cstr(struct block *b, struct warp *w, unsigned lane, const struct ptx_insn *in,
 	      uint64_t addr, char *buf, size_t max);
 int do_printf(struct block *b, struct warp *w, unsigned lane, const struct ptx_insn *in,

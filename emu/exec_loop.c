@@ -907,6 +907,29 @@ int warp_exec(struct block *b, struct warp *w)
 			}
 			NEXT;
 		}
+		CASE(MALLOC) CASE(FREE) {
+			/* malloc(size) / free(p) of the device heap (exec_memory.c), lane by lane */
+			const struct ptx_module *mod = b->L->m;
+			size_t fs = fr->f->fparam_size;
+			for (uint32_t mm = m; in->ns >= 1 && mm; mm &= mm - 1) {
+				unsigned l = (unsigned)__builtin_ctz(mm);
+				uint64_t x;
+				memcpy(&x, fr->fparam + l * fs + mod->callargs[in->off], 8);
+				if (in->op == OP_FREE && heap_free(w, x) != 0) {
+					rc = fault_set(b, w, l, in, EMU_FAULT_OOB, -EFAULT,
+						       "free(0x%llx): not a block that malloc or new in a "
+						       "kernel returned, or freed already",
+						       (unsigned long long)x);
+					goto out;
+				}
+				if (in->op == OP_MALLOC) {
+					uint64_t p = heap_malloc(x);
+					if (in->d[0] != PTX_NOPC)
+						memcpy(fr->fparam + l * fs + in->d[0], &p, 8);
+				}
+			}
+			NEXT;
+		}
 		CASE(ASSERTFAIL) {
 			const struct ptx_module *mod = b->L->m;
 			unsigned l = (unsigned)__builtin_ctz(m);

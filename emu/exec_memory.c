@@ -6,11 +6,51 @@
 #include "exec_internal.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "devmem.h"
+
+/* ---- the device heap: malloc and free in kernels ----------------------------------- */
+
+static const char heap_label[] = "device malloc";
+static atomic_size_t heap_limit = (size_t)8 << 20, heap_used;
+
+void emu_set_heap_size(size_t bytes)
+{
+	atomic_store(&heap_limit, bytes);
+}
+
+uint64_t heap_malloc(uint64_t size)
+{
+	if (!size)
+		return 0;
+	size_t used = atomic_fetch_add(&heap_used, size) + size;
+	devaddr_t a = 0;
+	if (used > atomic_load(&heap_limit) ||
+	    devmem_alloc(size, DEVMEM_GLOBAL, heap_label, &a) != 0) { /* full: NULL, as a GPU */
+		atomic_fetch_sub(&heap_used, size);
+		return 0;
+	}
+	return a;
+}
+
+int heap_free(struct warp *w, uint64_t p)
+{
+	struct devmem_info info;
+	if (!p)
+		return 0;
+	if (devmem_find(p, &info) != 0 || info.base != p || !info.label ||
+	    strcmp(info.label, heap_label) != 0 || devmem_free(p) != 0)
+		return -EINVAL;
+	atomic_fetch_sub(&heap_used, info.size);
+	for (unsigned k = 0; k < 4; k++) /* this warp's uses after the free are caught */
+		if (w->c_base[k] == p)
+			w->c_base[k] = w->c_end[k] = 0;
+	return 0;
+}
 
 /* ---- memory --------------------------------------------------------------------- */
 

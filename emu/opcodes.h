@@ -120,6 +120,8 @@
 	X(VPRINTF, "", "")                          /* call vprintf: device printf */                     \
 	X(ASSERTFAIL, "", "")                       /* call __assertfail: device assert() failed */       \
 	X(SETCONDITIONAL, "", "")                   /* call cudaGraphSetConditional: a graph's handle */  \
+	X(MALLOC, "", "")                           /* call malloc: the device heap */                    \
+	X(FREE, "", "")                             /* call free: the device heap */                      \
 	X(UNPACK, "", "")                           /* mov.bN {a, b, ...}, x: split a register */         \
 	X(PACK, "", "")                             /* mov.bN x, {a, b, ...}: join registers */           \
 	X(CLOCK, "", "")                            /* mov from %clock/%clock64/%globaltimer */           \

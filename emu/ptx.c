@@ -140,6 +140,10 @@ static int resolve_calls(struct parser *p)
 			in->op = OP_SETCONDITIONAL;
 			continue;
 		}
+		if (!strcmp(name, "malloc") || !strcmp(name, "free")) {
+			in->op = name[0] == 'm' ? OP_MALLOC : OP_FREE;
+			continue;
+		}
 		if (!strncmp(name, "cudaLaunchDevice", 16) || !strncmp(name, "cudaGetParameterBuffer", 22) ||
 		    !strncmp(name, "__cudaCDP", 9))
 			what = "dynamic parallelism (a kernel launching kernels) is not emulated; run "
@@ -147,8 +151,6 @@ static int resolve_calls(struct parser *p)
 		else if (!strncmp(name, "cudaCG", 6)) /* the grid barrier of older toolkits */
 			what = "grid-wide synchronisation (this_grid().sync()) is not emulated; run "
 			       "with --backend gpu";
-		else if (!strcmp(name, "malloc") || !strcmp(name, "free"))
-			what = "device-side malloc/free is not emulated; run with --backend gpu";
 		else {
 			snprintf(buf, sizeof buf,
 				 "the external device function '%s' is not emulated; run with "
