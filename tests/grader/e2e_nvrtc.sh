@@ -51,14 +51,18 @@ if ! grep -q '"ptx": "nvrtc"' "$WORK/probe.json"; then
 fi
 
 # The tests of a JSON report, one per line, without what differs between any two runs
-# of one program (the addresses of device memory: ASLR) and a performance check's
-# figures.
+# of one program: the addresses of device memory (ASLR); the line of the program's own
+# check that first saw a kernel's fault (it runs asynchronously, as on a GPU: the
+# cudaGetLastError after the next launch or the cudaMemcpy after it, by timing, also
+# between two runs of one build; the fault's own file:line, the emulator's, is kept);
+# and a performance check's figures.
 tests_of() {
 	python3 -c '
 import json, re, sys
 r = json.load(open(sys.argv[1]))
 for t in r["tests"]:
     out = re.sub(r"0x[0-9a-f]{8,}", "0xADDRESS", t.get("output", ""))
+    out = re.sub(r"(?m)^(/\S+/src/[^/:]+):[0-9]+:", r"\1:LINE:", out)
     if t["name"].startswith(("performance", "optimisations")):
         out = re.sub(r"[0-9]+(\.[0-9]+)?", "N", out)
     print(json.dumps([t["name"], t["status"], t["score"], t["max_score"], out]))
