@@ -59,19 +59,12 @@
 	} while (0)
 
 /* The lanes whose predicate register P is true (false when NEG), all 32 of them: a
- * branch-free pass, cheaper than visiting the active lanes only. Written with vectors of
- * four 64-bit lanes, as the registers hold them: left to itself the vectoriser narrows
- * each lane to 32 bits first, which costs more shuffles than the shifts. */
-typedef uint64_t lanes4_t __attribute__((vector_size(32)));
+ * branch-free loop that vectorises, cheaper than visiting the active lanes only. */
 static inline uint32_t pred_mask(const uint64_t *p, unsigned neg)
 {
-	lanes4_t acc = { 0, 0, 0, 0 }, sh = { 0, 1, 2, 3 };
-	for (unsigned k = 0; k < 32; k += 4) {
-		lanes4_t x;
-		memcpy(&x, p + k, sizeof x);
-		acc |= (x & 1) << (sh + k);
-	}
-	uint32_t pm = (uint32_t)(acc[0] | acc[1] | acc[2] | acc[3]);
+	uint32_t pm = 0;
+	for (unsigned l = 0; l < 32; l++)
+		pm |= (uint32_t)(p[l] & 1) << l;
 	return neg ? ~pm : pm;
 }
 
