@@ -264,11 +264,9 @@ int block_init(struct block *b, struct launch_ctx *L)
 	b->L = L;
 	b->nthreads = l->block.x * l->block.y * l->block.z;
 	b->nwarps = (b->nthreads + 31) / 32;
-	/* As on a GPU, a kernel's shared memory is the static arrays it names, not another
-	 * kernel's of the same module (laid out after them): an overrun past its last array
-	 * faults. With dynamic shared memory, that starts after every static array. */
-	b->shared_size = L->kf->shared_dyn || l->dyn_shmem ? L->m->shared_total + l->dyn_shmem
-							   : L->kf->shared_end;
+	b->shared_size = L->sh_window; /* the arrays and their red zones (exec_memory.c) */
+	b->sh_idx = L->sh_idx;
+	b->sh_arr = L->sh_arrays;
 	b->local_per_thread = ((L->kf->local_size + 15) & ~(size_t)15) + CALL_LOCAL_STACK;
 	b->warps = calloc(b->nwarps, sizeof(struct warp));
 	b->shared = malloc(b->shared_size ? b->shared_size : 1);
@@ -406,6 +404,8 @@ static int run(const struct emu_launch *l, struct emu_fault *fault, int cooperat
 		launch_fault_static(fault, &L, EMU_OK, NULL, "missing kernel arguments");
 		goto out_params;
 	}
+	if ((rc = shared_layout_init(&L)))
+		goto out_params;
 	unsigned nw = worker_count(L.nblocks);
 	struct worker *wk = calloc(nw, sizeof(*wk));
 	pthread_t *th = calloc(nw, sizeof(*th));
@@ -467,6 +467,7 @@ out_workers:
 	free(wk);
 	free(th);
 out_params:
+	shared_layout_free(&L);
 	free(L.kparams);
 	pthread_mutex_destroy(&L.lock);
 	return rc;

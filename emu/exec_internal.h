@@ -111,6 +111,13 @@ struct warp {
 	uint32_t poll_val; /* the value it read last */
 };
 
+/* A shared array of the launched kernel, as the emulator lays it out (exec_memory.c). */
+struct shared_array {
+	uint64_t addr, size;
+	const char *name; /* the PTX symbol's */
+	int dyn;          /* the dynamic (extern) shared memory: size is the launch's */
+};
+
 struct launch_ctx;
 
 struct block {
@@ -120,7 +127,9 @@ struct block {
 	unsigned nthreads, nwarps;
 	struct warp *warps;
 	unsigned char *shared;
-	size_t shared_size;
+	size_t shared_size;      /* the emulator's window: arrays and their red zones */
+	const uint16_t *sh_idx;  /* the launch's (launch_ctx), for the fast paths */
+	const struct shared_array *sh_arr;
 	unsigned char *local;
 	size_t local_per_thread;
 	char *out; /* printf buffer */
@@ -138,6 +147,13 @@ struct launch_ctx {
 	const struct emu_launch *l;
 	const struct ptx_module *m;
 	const struct ptx_func *kf;
+	/* the kernel's shared memory: its arrays, with a poisoned red zone after each;
+	 * sh_idx[x] is 1 + the index in sh_arrays of the array holding byte x of the
+	 * window, 0 in a red zone or another kernel's array */
+	struct shared_array *sh_arrays;
+	unsigned nsh_arrays;
+	size_t sh_window;
+	uint16_t *sh_idx;
 	unsigned char *kparams;
 	size_t kparam_size;
 	unsigned nblocks;
@@ -248,6 +264,18 @@ int fault_set(struct block *b, struct warp *w, unsigned lane, const struct ptx_i
 
 /* ---- memory (exec_memory.c) ----------------------------------------------------- */
 
+/* Lays out L's shared memory (sh_arrays, sh_window, sh_idx). 0 or -ENOMEM. */
+int shared_layout_init(struct launch_ctx *L);
+void shared_layout_free(struct launch_ctx *L);
+/* Is [addr, addr + size) inside one shared array of the block's kernel? */
+static inline int shared_ok(const struct block *b, uint64_t addr, unsigned size)
+{
+	if (addr >= b->shared_size)
+		return 0;
+	unsigned k = b->sh_idx[addr];
+	return k && addr + size <= b->sh_arr[k - 1].addr + b->sh_arr[k - 1].size;
+}
+
 void *mem_slow(struct block *b, struct warp *w, unsigned lane, const struct ptx_insn *in,
 	       int space, uint64_t addr, unsigned size, int is_write);
 /* After a store or atomic at host pointer P (from mem_at): sets the written flags of its
@@ -265,7 +293,7 @@ static inline void *mem_at(struct block *b, struct warp *w, unsigned lane,
 			if (addr - w->c_base[k] < w->c_end[k] - w->c_base[k] &&
 			    addr + size <= w->c_end[k])
 				return w->c_host[k] + (addr - w->c_base[k]);
-	if (space == SP_SHARED && addr + size <= b->shared_size && !(addr & (size - 1)))
+	if (space == SP_SHARED && shared_ok(b, addr, size) && !(addr & (size - 1)))
 		return b->shared + addr;
 	return mem_slow(b, w, lane, in, space, addr, size, is_write);
 }
@@ -298,8 +326,8 @@ static inline uint64_t space_addr_mask(int space)
 }
 
 /* The warp-wide fast path of an access of SIZE bytes a lane: when every active lane's
- * address a[l] + off is aligned and falls inside the block's shared memory or one
- * cached global allocation, returns P such that lane l's bytes are at host address
+ * address a[l] + off is aligned and falls inside one shared array (the first active
+ * lane's: exec_memory.c) or one cached global allocation, returns P such that lane l's bytes are at host address
  * P + a[l]; else 0 and the caller checks lane by lane (mem_at, which also handles the
  * 32-bit wrap-around of shared and local addresses that this path leaves to it). The
  * region is the one holding the first active lane's address; one branch-free pass over
@@ -311,10 +339,13 @@ static inline uintptr_t warp_span(struct block *b, struct warp *w, int space, co
 	uint64_t x0 = a[__builtin_ctz(m)] + (uint64_t)off;
 	uint64_t base, span; /* the region: [base, base + span) */
 	unsigned char *host, *flags = NULL;
-	if (space == SP_SHARED) {
-		base = 0;
-		span = b->shared_size;
-		host = b->shared;
+	if (space == SP_SHARED) { /* the array holding the first lane's address */
+		unsigned k = x0 < b->shared_size ? b->sh_idx[x0] : 0;
+		if (!k)
+			return 0;
+		base = b->sh_arr[k - 1].addr;
+		span = b->sh_arr[k - 1].size;
+		host = b->shared + base;
 	} else if (space == SP_GLOBAL || space == SP_GENERIC || space == SP_CONST) {
 		unsigned k = 0;
 		while (k < 4 && x0 - w->c_base[k] >= w->c_end[k] - w->c_base[k])

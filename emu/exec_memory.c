@@ -104,6 +104,111 @@ static void explain_global(char *buf, size_t len, uint64_t addr, unsigned size)
 		snprintf(buf, len, "which is not inside any allocation");
 }
 
+/* ---- shared memory: each array with a red zone after it ------------------------- */
+
+int shared_layout_init(struct launch_ctx *L)
+{
+	const struct ptx_module *m = L->m;
+	const struct ptx_func *f = L->kf;
+	size_t dyn = L->l->dyn_shmem;
+	L->sh_arrays = calloc(f->nshsyms + 1, sizeof(*L->sh_arrays));
+	if (!L->sh_arrays)
+		return -ENOMEM;
+	const char *dyn_name = NULL;
+	for (unsigned i = 0; i < f->nshsyms; i++) {
+		const struct ptx_symbol *s = &m->syms[f->shsyms[i]];
+		if (s->size)
+			L->sh_arrays[L->nsh_arrays++] = (struct shared_array){ s->addr, s->size,
+									       s->name, 0 };
+		else if (!dyn_name && s->addr == m->shared_total)
+			dyn_name = s->name; /* extern __shared__ T x[] */
+	}
+	/* the dynamic shared memory starts after every static array of the module */
+	if (f->shared_dyn || dyn)
+		L->sh_arrays[L->nsh_arrays++] = (struct shared_array){ m->shared_total, dyn,
+								       dyn_name, 1 };
+	uint64_t win = 0;
+	for (unsigned i = 0; i < L->nsh_arrays; i++) {
+		const struct shared_array *a = &L->sh_arrays[i];
+		uint64_t end = a->addr + a->size + ptx_shared_redzone(a->size);
+		win = end > win ? end : win;
+	}
+	if (win > UINT32_MAX || L->nsh_arrays >= UINT16_MAX)
+		return -ENOMEM;
+	L->sh_window = win;
+	if (!win)
+		return 0;
+	if (!(L->sh_idx = calloc(win, sizeof(*L->sh_idx))))
+		return -ENOMEM;
+	for (unsigned i = 0; i < L->nsh_arrays; i++) {
+		const struct shared_array *a = &L->sh_arrays[i];
+		for (uint64_t x = a->addr; x < a->addr + a->size; x++)
+			L->sh_idx[x] = (uint16_t)(i + 1);
+	}
+	return 0;
+}
+
+void shared_layout_free(struct launch_ctx *L)
+{
+	free(L->sh_arrays);
+	free(L->sh_idx);
+	L->sh_arrays = NULL;
+	L->sh_idx = NULL;
+}
+
+/* "shared array As[4096 bytes]", for the fault message. */
+static void shared_array_name(const struct shared_array *a, char *buf, size_t len)
+{
+	char nm[96] = "";
+	if (a->name)
+		ptx_var_name(a->name, nm, sizeof nm);
+	if (!a->dyn)
+		snprintf(buf, len, "shared array %s[%llu bytes]", nm,
+			 (unsigned long long)a->size);
+	else if (a->size)
+		snprintf(buf, len, "the dynamic shared memory%s%s[%llu bytes]", nm[0] ? " " : "",
+			 nm, (unsigned long long)a->size);
+	else
+		snprintf(buf, len, "the dynamic shared memory%s%s, 0 bytes at this launch (the "
+			 "third <<<>>> argument gives its size)", nm[0] ? " " : "", nm);
+}
+
+/* Explains why [addr, addr + size) is not inside one of the kernel's shared arrays: it
+ * starts in one and runs past its end, or lies past the end of the array before it or
+ * before the start of the one after it, whichever is nearer. */
+static void explain_shared(const struct launch_ctx *L, char *buf, size_t len, uint64_t addr,
+			   unsigned size)
+{
+	const struct shared_array *in = NULL, *below = NULL, *above = NULL;
+	for (unsigned i = 0; i < L->nsh_arrays; i++) {
+		const struct shared_array *a = &L->sh_arrays[i];
+		if (addr >= a->addr && addr < a->addr + a->size)
+			in = a;
+		else if (a->addr + a->size <= addr &&
+			 (!below || a->addr + a->size > below->addr + below->size))
+			below = a;
+		else if (a->addr > addr && (!above || a->addr < above->addr))
+			above = a;
+	}
+	char nm[200];
+	if (in) {
+		shared_array_name(in, nm, sizeof nm);
+		snprintf(buf, len, "which runs %llu bytes past the end of %s",
+			 (unsigned long long)(addr + size - in->addr - in->size), nm);
+	} else if (below && (!above || addr - (below->addr + below->size) <= above->addr - addr)) {
+		shared_array_name(below, nm, sizeof nm);
+		snprintf(buf, len, "which is %llu bytes past the end of %s",
+			 (unsigned long long)(addr - below->addr - below->size), nm);
+	} else if (above) {
+		shared_array_name(above, nm, sizeof nm);
+		snprintf(buf, len, "which is %llu bytes before the start of %s",
+			 (unsigned long long)(above->addr - addr), nm);
+	} else {
+		snprintf(buf, len, "but the kernel has no shared memory (no __shared__ array, "
+			 "and no dynamic shared memory)");
+	}
+}
+
 static int mem_fault(struct block *b, struct warp *w, unsigned lane, const struct ptx_insn *in,
 		     int space, uint64_t addr, unsigned size, int is_write, const char *why)
 {
@@ -155,10 +260,8 @@ void *mem_slow(struct block *b, struct warp *w, unsigned lane, const struct ptx_
 	}
 	switch (sp) {
 	case SP_SHARED:
-		if (addr + size > b->shared_size || addr + size < addr) {
-			snprintf(why, sizeof why, "which is %llu bytes past the end of the block's "
-				 "%zu bytes of shared memory", (unsigned long long)(addr + size -
-				 b->shared_size), b->shared_size);
+		if (!shared_ok(b, addr, size)) {
+			explain_shared(b->L, why, sizeof why, addr, size);
 			mem_fault(b, w, lane, in, SP_SHARED, addr, size, is_write, why);
 			return NULL;
 		}

@@ -194,8 +194,9 @@ static void propagate_unsupported(struct ptx_module *m)
 	}
 }
 
-/* A kernel's window of shared memory covers what its callees name too. */
-static void propagate_shared(struct ptx_module *m)
+/* A function's shared memory is what its callees name too: each list gets its
+ * callees' symbols. Returns 0 or -ENOMEM. */
+static int propagate_shared(struct ptx_module *m)
 {
 	for (int changed = 1; changed;) {
 		changed = 0;
@@ -205,14 +206,26 @@ static void propagate_shared(struct ptx_module *m)
 				if (f->code[pc].op != OP_CALL)
 					continue;
 				const struct ptx_func *g = &m->funcs[f->code[pc].target];
-				if (g->shared_end > f->shared_end || (g->shared_dyn && !f->shared_dyn)) {
-					f->shared_end = g->shared_end > f->shared_end ? g->shared_end : f->shared_end;
-					f->shared_dyn |= g->shared_dyn;
+				if (g->shared_dyn && !f->shared_dyn) {
+					f->shared_dyn = 1;
+					changed = 1;
+				}
+				for (unsigned i = 0; i < g->nshsyms; i++) {
+					unsigned k = 0;
+					while (k < f->nshsyms && f->shsyms[k] != g->shsyms[i])
+						k++;
+					if (k < f->nshsyms)
+						continue;
+					if (grow((void **)&f->shsyms, &f->shsyms_cap, f->nshsyms + 1,
+						 sizeof(*f->shsyms)))
+						return -ENOMEM;
+					f->shsyms[f->nshsyms++] = g->shsyms[i];
 					changed = 1;
 				}
 			}
 		}
 	}
+	return 0;
 }
 
 /* Lines inside toolkit headers (atomicAdd, __shfl_down_sync, cub's bit tricks...) are
@@ -285,7 +298,7 @@ int ptx_module_load(const char *text, size_t len, const char *path, struct ptx_m
 				p.m->funcs[i].shared_size += p.m->module_shared;
 		attribute_lines(&p);
 		propagate_unsupported(p.m);
-		propagate_shared(p.m);
+		rc = propagate_shared(p.m);
 	}
 done:
 	if (rc && !p.rc && err && errlen)
@@ -319,6 +332,7 @@ void ptx_module_free(struct ptx_module *m)
 		free(f->imm_vals);
 		free(f->imm_slots);
 		free(f->code);
+		free(f->shsyms);
 	}
 	free(m->funcs);
 	for (unsigned i = 0; i < m->nsyms; i++) {
@@ -382,6 +396,32 @@ size_t ptx_kernel_param_size(const struct ptx_kernel *k, unsigned i)
 size_t ptx_kernel_param_offset(const struct ptx_kernel *k, unsigned i)
 {
 	return i < k->f.nparams ? k->f.params[i].offset : 0;
+}
+
+/* A mangled local is _ZZ <function> E <length> <name> [_<discriminator>]. */
+void ptx_var_name(const char *name, char *out, size_t len)
+{
+	size_t n = strlen(name), end = n;
+	if (!strncmp(name, "_Z", 2)) {
+		/* drop a discriminator _<digits> */
+		size_t e = n;
+		while (e > 0 && name[e - 1] >= '0' && name[e - 1] <= '9')
+			e--;
+		if (e > 0 && e < n && name[e - 1] == '_')
+			end = e - 1;
+		for (size_t p = 1; p < end; p++) {
+			if (name[p - 1] != 'E' || name[p] < '0' || name[p] > '9')
+				continue;
+			size_t q = p, k = 0;
+			while (q < end && name[q] >= '0' && name[q] <= '9')
+				k = k * 10 + (size_t)(name[q++] - '0');
+			if (q + k == end) {
+				snprintf(out, len, "%.*s", (int)k, name + q);
+				return;
+			}
+		}
+	}
+	snprintf(out, len, "%s", name);
 }
 
 size_t ptx_kernel_static_shared(const struct ptx_kernel *k)

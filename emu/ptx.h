@@ -42,6 +42,10 @@ size_t ptx_kernel_local_size(const struct ptx_kernel *k);
 unsigned ptx_kernel_nregs(const struct ptx_kernel *k);
 const char *ptx_kernel_name(const struct ptx_kernel *k);
 
+/* The source name of a variable from its PTX name: the last component of a mangled
+ * local (_ZZ4funcE4tile, _ZZ4funcE4tile_0: tile) or the name itself. */
+void ptx_var_name(const char *name, char *out, size_t len);
+
 /* A .global/.const variable of the module (allocated in devmem). 0 or -ENOENT. */
 int ptx_module_symbol(const struct ptx_module *m, const char *name, devaddr_t *addr,
 		      size_t *size);

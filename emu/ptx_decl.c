@@ -182,12 +182,13 @@ struct ptx_symbol *new_symbol(struct parser *p, const struct decl *d, enum ptx_s
 	return s;
 }
 
-/* Gives S the next ALIGN-aligned offset of the module's static shared memory. */
+/* Gives S the next ALIGN-aligned offset of the module's static shared memory, and
+ * leaves its red zone after it. */
 void place_static_shared(struct parser *p, struct ptx_symbol *s, unsigned align)
 {
 	p->shared_next = align_up(p->shared_next, align);
 	s->addr = p->shared_next;
-	p->shared_next += s->size;
+	p->shared_next += s->size + ptx_shared_redzone(s->size);
 }
 
 /* A module-level .global/.const/.shared variable. */

@@ -178,7 +178,9 @@ struct ptx_func {
 	size_t fparam_size;    /* bytes of per-lane .param storage of a frame */
 	size_t local_size;     /* bytes of .local per thread for this function */
 	size_t shared_size;    /* static .shared declared in this function */
-	size_t shared_end;     /* end of the static .shared it and its callees name */
+	uint32_t *shsyms;      /* the .shared symbols (syms[] indices) it and its callees name */
+	unsigned nshsyms;
+	size_t shsyms_cap;
 	int shared_dyn;        /* it or a callee names the dynamic (extern) .shared */
 	unsigned nslots;       /* registers + specials + immediates */
 	uint64_t *imm_vals; uint32_t *imm_slots; unsigned nimm;
@@ -205,11 +207,23 @@ struct ptx_module {
 	uint32_t *callargs; unsigned ncallargs; /* call: argument .param offsets */
 	struct ptx_mma *mmas; unsigned nmmas;   /* the matrix instructions' descriptions */
 	struct ptx_tex *texs; unsigned ntexs;   /* the texture and surface instructions' */
-	size_t shared_total;   /* all static .shared variables of the module */
+	size_t shared_total;   /* all static .shared variables of the module, red zones included */
 	size_t module_shared;  /* static .shared declared at module scope */
 	size_t extern_shared_align;
 	int grid_workspace;    /* some code reads %envreg1/2: cooperative groups' grid_group */
 };
+
+/* The poisoned gap the emulator leaves after each .shared array of SIZE bytes (and after
+ * the dynamic one), so that an overrun of one array faults instead of landing in the
+ * next (exec_memory.c). The emulator's layout only: the sizes a kernel reports are the
+ * PTX's. A quarter of the array, at least 128 bytes, at most 64 KiB: off-by-one indices
+ * and a row too far land in it. A multiple of 128 bytes, so every array keeps its
+ * address modulo 128, hence its banks. */
+static inline size_t ptx_shared_redzone(size_t size)
+{
+	size_t rz = (size / 4 + 127) & ~(size_t)127;
+	return rz < 128 ? 128 : rz > (64u << 10) ? (64u << 10) : rz;
+}
 
 /* struct ptx_kernel is an entry function. */
 struct ptx_kernel {

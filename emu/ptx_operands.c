@@ -60,15 +60,23 @@ static int is_special_name(const struct tok *t)
 	return 0;
 }
 
-/* The function being parsed names shared symbol S: a kernel's window of shared memory
- * reaches the end of the last static array it names (exec.c). */
-static void note_shared(struct ctx *c, const struct ptx_symbol *s)
+/* The function being parsed names shared symbol S: its shared memory is the arrays it
+ * (and its callees: ptx.c) names, each checked on its own (exec_memory.c). */
+static int note_shared(struct ctx *c, const struct ptx_symbol *s)
 {
 	struct ptx_func *f = c->b->f;
 	if (s->addr == (devaddr_t)-1)
 		f->shared_dyn = 1;
-	else if (s->addr + s->size > f->shared_end)
-		f->shared_end = s->addr + s->size;
+	uint32_t idx = (uint32_t)(s - c->p->m->syms);
+	for (unsigned i = 0; i < f->nshsyms; i++)
+		if (f->shsyms[i] == idx)
+			return 0;
+	size_t cap = f->shsyms_cap;
+	if (grow((void **)&f->shsyms, &cap, f->nshsyms + 1, sizeof(*f->shsyms)))
+		return perr(c->p, c->line, "out of memory");
+	f->shsyms_cap = cap;
+	f->shsyms[f->nshsyms++] = idx;
+	return 0;
 }
 
 /* A new immediate slot holding off + the dynamic shared base (fixed up at the end).
@@ -120,8 +128,8 @@ static int name_slot(struct ctx *c, const struct tok *t, unsigned ty, int *local
 	struct ment *g = map_get(&p->globals, t->p, t->len);
 	if (g && g->kind == K_SYM) {
 		struct ptx_symbol *s = &p->m->syms[g->val];
-		if (s->space == SP_SHARED)
-			note_shared(c, s);
+		if (s->space == SP_SHARED && note_shared(c, s))
+			return -1;
 		if (s->space == SP_SHARED && s->addr == (devaddr_t)-1)
 			return reloc_imm(c, 0);
 		return slot_imm(c->b, s->addr, 0);
@@ -230,8 +238,8 @@ int address_operand(struct ctx *c, struct tok *t, size_t n)
 				return perr(p, c->line, "unknown name '%.*s' in an address",
 					    (int)t[i].len, t[i].p);
 			struct ptx_symbol *s = &p->m->syms[g->val];
-			if (s->space == SP_SHARED)
-				note_shared(c, s);
+			if (s->space == SP_SHARED && note_shared(c, s))
+				return p->rc;
 			if (s->space == SP_SHARED && s->addr == (devaddr_t)-1) {
 				if (grow((void **)&p->fix, &p->fixcap, p->nfix + 1, sizeof(*p->fix)))
 					return -ENOMEM;

@@ -149,33 +149,6 @@ static void where_of(const struct race_tracker *t, uint32_t where, const char **
 	}
 }
 
-/* The source name of a __shared__ variable from its PTX name: the last component of a
- * mangled local (_ZZ4funcE4tile, _ZZ4funcE4tile_0) or the name itself. */
-static void demangle_var(const char *name, char *out, size_t len)
-{
-	size_t n = strlen(name), end = n;
-	if (!strncmp(name, "_Z", 2)) {
-		/* drop a discriminator _<digits> */
-		size_t e = n;
-		while (e > 0 && name[e - 1] >= '0' && name[e - 1] <= '9')
-			e--;
-		if (e > 0 && e < n && name[e - 1] == '_')
-			end = e - 1;
-		for (size_t p = 1; p < end; p++) {
-			if (name[p - 1] != 'E' || name[p] < '0' || name[p] > '9')
-				continue;
-			size_t q = p, k = 0;
-			while (q < end && name[q] >= '0' && name[q] <= '9')
-				k = k * 10 + (size_t)(name[q++] - '0');
-			if (q + k == end) {
-				snprintf(out, len, "%.*s", (int)k, name + q);
-				return;
-			}
-		}
-	}
-	snprintf(out, len, "%s", name);
-}
-
 /* Names the shared variable holding byte off; fills var and *rel (offset inside it). */
 static void shared_var(const struct race_tracker *t, uint64_t off, char *var, size_t len,
 		       uint64_t *rel, uint64_t *bytes)
@@ -191,7 +164,7 @@ static void shared_var(const struct race_tracker *t, uint64_t off, char *var, si
 		int dyn = s->size == 0 && s->addr == m->shared_total;
 		if ((s->size && off >= s->addr && off < s->addr + s->size) ||
 		    (dyn && off >= s->addr)) {
-			demangle_var(s->name, var, len);
+			ptx_var_name(s->name, var, len);
 			*rel = off - s->addr;
 			*bytes = s->size;
 			return;

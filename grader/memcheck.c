@@ -12,6 +12,17 @@ static const char advice[] =
 	"A thread read or wrote outside its arrays. When the grid is rounded up to whole blocks, "
 	"the extra threads must not touch memory: guard the access with a bounds check such as "
 	"if (i < n).";
+/* Past a __shared__ array the cause is the block's own loop or index, not extra threads. */
+static const char advice_shared[] =
+	"A thread read or wrote outside a __shared__ array: check the bounds of the loop that "
+	"fills or reads it (i < SIZE, not i <= SIZE) and the row and column a thread computes "
+	"into the tile; on a GPU such an access silently lands in the next array.";
+
+static const char *advice_for(const char *what)
+{
+	return what && (strstr(what, "shared array") || strstr(what, "shared memory") ||
+			strstr(what, "__shared__")) ? advice_shared : advice;
+}
 
 /* compute-sanitizer prints each error as a block of "=========     " lines: what, then
  * "at KERNEL+0x.. in FILE:LINE", "by thread (..) in block (..)", the address and the
@@ -59,7 +70,7 @@ static bool scan_sanitizer(const char *out, struct memcheck_finding *f)
 		errors = (unsigned)strtoul(summary + 15, NULL, 10);
 	f->errors = errors ? errors : 1;
 	snprintf(f->text, sizeof(f->text), "%s: %s%s (%u errors in all)\n%s", where, what, details,
-		 f->errors, advice);
+		 f->errors, advice_for(what));
 	return true;
 }
 
@@ -81,7 +92,7 @@ static bool scan_events(const char *path, struct memcheck_finding *f)
 			snprintf(f->text, sizeof(f->text), "%s:%lld: %s\n%s",
 				 slash ? slash + 1 : file ? file : "?",
 				 (long long)json_integer_value(json_object_get(ev, "line")),
-				 msg ? msg : kind, advice);
+				 msg ? msg : kind, advice_for(msg));
 			f->errors = 1;
 			found = true;
 		}

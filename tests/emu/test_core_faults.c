@@ -63,14 +63,57 @@ static void test_shared_out_of_bounds(void **state)
 	assert_int_equal(f.kind, EMU_FAULT_OOB);
 	assert_int_equal(f.is_write, 0);
 	assert_non_null(strstr(f.message, "shared memory"));
+	assert_non_null(strstr(f.message, "past the end of shared array s[256 bytes]"));
 	/* just past its own array, where another kernel's array of the module lies: its
 	 * shared memory is only what it names, as on a GPU */
 	k = 64;
 	assert_int_equal(launch(g_flow, "sharedOob", D3(1, 1, 1), D3(64, 1, 1), 0, args, &f), -EFAULT);
-	assert_non_null(strstr(f.message, "past the end of the block's"));
+	assert_non_null(strstr(f.message, "0 bytes past the end of shared array s[256 bytes]"));
 	k = 0;
 	assert_int_equal(launch(g_flow, "sharedOob", D3(1, 1, 1), D3(64, 1, 1), 0, args, &f), 0);
 	assert_int_equal(((int *)H(out, 256))[63], 63);
+	devmem_free(out);
+}
+
+/* Each shared array is checked on its own: one element past the first of two arrays
+ * (a loop bound `i <= 64`) faults, as compute-sanitizer cannot tell (the bytes are the
+ * block's), instead of writing into the second; the dynamic shared memory is one
+ * window, with nothing past it. */
+static void test_shared_per_array(void **state)
+{
+	(void)state;
+	devaddr_t out = dalloc(64 * 4);
+	int last = 64, k = 0;
+	void *args[] = { &out, &last, &k };
+	struct emu_fault f;
+	assert_int_equal(launch(g_flow, "sharedTwoArrays", D3(1, 1, 1), D3(64, 1, 1), 0, args, &f),
+			 -EFAULT);
+	assert_int_equal(f.kind, EMU_FAULT_OOB);
+	assert_int_equal(f.is_write, 1);
+	assert_int_equal(f.thread.x, 0);
+	assert_int_equal(f.line, source_line("core_flow.cu", "SHARED_STAGE_LINE"));
+	assert_non_null(strstr(f.message, "wrote 4 bytes of shared memory"));
+	assert_non_null(strstr(f.message, "0 bytes past the end of shared array a[256 bytes]"));
+	last = 63; /* right, but a read one before a[] */
+	k = -1;
+	assert_int_equal(launch(g_flow, "sharedTwoArrays", D3(1, 1, 1), D3(64, 1, 1), 0, args, &f),
+			 -EFAULT);
+	assert_int_equal(f.is_write, 0);
+	assert_non_null(strstr(f.message, "4 bytes before the start of shared array a[256 bytes]"));
+	k = 0;
+	assert_int_equal(launch(g_flow, "sharedTwoArrays", D3(1, 1, 1), D3(64, 1, 1), 0, args, &f), 0);
+	assert_int_equal(((int *)H(out, 256))[63], 64);
+	/* dynamic: all of its 64 ints, then one past them */
+	int n = 64;
+	void *dargs[] = { &out, &n };
+	assert_int_equal(launch(g_flow, "sharedDynamicEnd", D3(1, 1, 1), D3(64, 1, 1), 64 * 4,
+				dargs, &f), 0);
+	assert_int_equal(((int *)H(out, 256))[63], 63);
+	n = 65;
+	assert_int_equal(launch(g_flow, "sharedDynamicEnd", D3(1, 1, 1), D3(64, 1, 1), 64 * 4,
+				dargs, &f), -EFAULT);
+	assert_non_null(strstr(f.message, "0 bytes past the end of the dynamic shared memory "
+					  "dyn2[256 bytes]"));
 	devmem_free(out);
 }
 
@@ -311,6 +354,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_out_of_bounds),
 		cmocka_unit_test(test_shared_out_of_bounds),
+		cmocka_unit_test(test_shared_per_array),
 		cmocka_unit_test(test_trap_assert_barrier),
 		cmocka_unit_test(test_early_return_sync),
 		cmocka_unit_test(test_bit_ops),

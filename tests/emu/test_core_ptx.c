@@ -475,7 +475,7 @@ static void test_extern_shared_immediates(void **state)
 	assert_int_equal(o[0], 5);
 	assert_int_equal(o[1], 8);
 	assert_int_equal(o[2], 2);
-	assert_int_equal(o[3], 16); /* after the 16 static bytes */
+	assert_int_equal(o[3], 16 + 128); /* after the 16 static bytes and their red zone */
 	assert_int_equal(o[4], 0);
 	devmem_free(buf);
 	ptx_module_free(m);

@@ -54,7 +54,37 @@ static void test_events(void **state)
 	assert_true(memcheck_scan(NULL, path, &f));
 	assert_non_null(strstr(f.text, "v.cu:12: thread (3,0,0) of block (1,0,0) wrote 4 bytes past the end"));
 	unlink(path);
+	assert_non_null(strstr(f.text, "if (i < n)"));
 	assert_false(memcheck_scan(NULL, "/nonexistent", &f));
+}
+
+/* Past a __shared__ array (the emulator checks each array on its own): the advice is
+ * about the block's loop bounds and tile indices, not extra threads of the grid. */
+static void test_shared_advice(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/pmpplab-test-events-XXXXXX";
+	int fd = mkstemp(path);
+	const char text[] =
+		"{\"event\":\"fault\",\"kind\":\"out-of-bounds\",\"kernel\":\"k\",\"file\":\"/a/m.cu\",\"line\":63,"
+		"\"message\":\"wrote 4 bytes of shared memory at 0xd480, which is 0 bytes past the end of shared array As[20480 bytes]\"}\n";
+	assert_true(write(fd, text, sizeof(text) - 1) == (ssize_t)(sizeof(text) - 1));
+	close(fd);
+	struct memcheck_finding f;
+	assert_true(memcheck_scan(NULL, path, &f));
+	unlink(path);
+	assert_non_null(strstr(f.text, "m.cu:63: wrote 4 bytes of shared memory"));
+	assert_non_null(strstr(f.text, "i < SIZE, not i <= SIZE"));
+	assert_null(strstr(f.text, "if (i < n)"));
+	static const char shared_sanitizer[] =
+		"========= Invalid __shared__ write of size 4 bytes\n"
+		"=========     at k()+0x90 in /tmp/x/t.cu:9\n"
+		"=========     by thread (0,0,0) in block (0,0,0)\n"
+		"=========     Address 0x4000 is out of bounds\n"
+		"=========\n"
+		"========= ERROR SUMMARY: 1 error\n";
+	assert_true(memcheck_scan(shared_sanitizer, NULL, &f));
+	assert_non_null(strstr(f.text, "i < SIZE, not i <= SIZE"));
 }
 
 int main(void)
@@ -62,6 +92,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sanitizer),
 		cmocka_unit_test(test_events),
+		cmocka_unit_test(test_shared_advice),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -193,6 +193,29 @@ __global__ void sharedOob(int *out, int k)
 	out[threadIdx.x] = s[threadIdx.x + k];
 }
 
+// Two shared arrays, staged by a loop whose bound is last (63 right, 64 one past a[]),
+// and read at a[threadIdx.x + k]: a[64] and a[-1] are beside a, not in b.
+__global__ void sharedTwoArrays(int *out, int last, int k)
+{
+	__shared__ int a[64];
+	__shared__ int b[64];
+	for (int i = threadIdx.x; i <= last; i += blockDim.x)
+		a[i] = i; // SHARED_STAGE_LINE
+	b[threadIdx.x] = 1;
+	__syncthreads();
+	out[threadIdx.x] = a[(int)threadIdx.x + k] + b[threadIdx.x];
+}
+
+// The dynamic shared memory: one window, whatever its size, and nothing past it.
+__global__ void sharedDynamicEnd(int *out, int n)
+{
+	extern __shared__ int dyn2[];
+	for (int i = threadIdx.x; i < n; i += blockDim.x)
+		dyn2[i] = i;
+	__syncthreads();
+	out[threadIdx.x] = dyn2[threadIdx.x];
+}
+
 __global__ void trapper(int *p)
 {
 	if (threadIdx.x == 5)
