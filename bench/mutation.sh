@@ -78,19 +78,19 @@ else
 	done
 fi
 
-echo "| lab | generated | stillborn | equivalent | judged | killed | survived | kill rate | named check | minutes |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| lab | generated | stillborn | equivalent | judged | killed | survived | errors | kill rate | named check | minutes |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 status=0
 for lab in "$@"; do
 	report=$out/$lab.txt
 	rc=$(cat "$out/$lab.rc")
-	[ "$rc" -le 1 ] || { echo "| $lab | could not be mutated: see $report | | | | | | | | |"; status=2; continue; }
+	[ "$rc" -le 1 ] || { echo "| $lab | could not be mutated: see $report | | | | | | | | | |"; status=2; continue; }
 	[ "$rc" -eq 0 ] || status=1
-	# mutate: LAB generated G stillborn S equivalent E judged J killed K survived V kill-rate R% (T s)
+	# mutate: LAB generated G stillborn S equivalent E judged J killed K survived V errors X kill-rate R% (T s)
 	summary=$(grep '^mutate: ' "$report" | tail -1)
 	named=$(sed -n 's/^  named check: \([0-9]*\) of \([0-9]*\) .*/\1\/\2/p' "$report" | tail -1)
 	echo "$summary" | awk -v named="$named" '{
-		gsub(/[()]/, "", $17);
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f |\n", $2, $4, $6, $8, $10, $12, $14, $16, named, $17 / 60 }'
+		gsub(/[()]/, "", $19);
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f |\n", $2, $4, $6, $8, $10, $12, $14, $16, $18, named, $19 / 60 }'
 done
 exit $status

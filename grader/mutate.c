@@ -70,7 +70,28 @@ static bool own_failure(const char *output)
 	return strncasecmp(t, "not ", 4) != 0 && strncmp(t, "no invalid access seen", 22) != 0;
 }
 
-static void classify(const struct report *rep, struct mutate_result *r)
+/* The compiler's error about the mutant's code, when a failed build has one: an error
+ * at a line (of the mutant, or of a header a template of it instantiates), or ptxas's
+ * (which compiles nothing else of the mutant's than the solution compiled). NULL when
+ * the build failed for a reason outside the mutant: the compiler stopped after its
+ * time or killed, the runtime missing at link time, a file the build could not find
+ * (the solution compiled: only the mutant's line differs). */
+static const struct diag *mutant_compile_error(const struct report *rep)
+{
+	for (unsigned i = 0; i < rep->build.n; i++) {
+		const struct diag *d = &rep->build.items[i];
+		if (d->severity != DIAG_ERROR)
+			continue;
+		if (strncmp(d->message, "ptxas: ", 7) == 0)
+			return d;
+		if (d->file && d->line && !strstr(d->message, "No such file or directory") &&
+		    !strstr(d->message, "cannot open source file"))
+			return d;
+	}
+	return NULL;
+}
+
+void mutate_classify(const struct report *rep, struct mutate_result *r)
 {
 	r->outcome = MO_SURVIVED;
 	for (unsigned i = 0; i < rep->n_tests; i++) {
@@ -78,8 +99,23 @@ static void classify(const struct report *rep, struct mutate_result *r)
 		if (t->status != TEST_FAILED)
 			continue;
 		if (strcmp(t->name, "build") == 0) {
-			r->outcome = MO_STILLBORN;
-			first_line(r->why, sizeof(r->why), t->name, t->output);
+			/* stillborn leaves the kill rate: only for the mutant's own doing */
+			const struct diag *d = mutant_compile_error(rep);
+			const char *first = NULL;
+			for (unsigned k = 0; k < rep->build.n && !first; k++)
+				if (rep->build.items[k].severity == DIAG_ERROR)
+					first = rep->build.items[k].message;
+			r->outcome = d ? MO_STILLBORN : MO_ERROR;
+			if (d) {
+				first_line(r->why, sizeof(r->why), t->name, t->output);
+				return;
+			}
+			/* the whole message, on one line: "the build failed:" alone says nothing */
+			int n = snprintf(r->why, sizeof(r->why), "build failed, not at a line of the "
+					 "mutant (not counted as stillborn): %s", first ? first : "");
+			for (int k = 0; k < n && k < (int)sizeof(r->why); k++)
+				if (r->why[k] == '\n' || r->why[k] == '\t')
+					r->why[k] = ' ';
 			return;
 		}
 		r->outcome = MO_KILLED;
@@ -119,7 +155,7 @@ static void worker(struct mutate_run *m, size_t k)
 		snprintf(r.why, sizeof(r.why), "could not grade: %s",
 			 diags.n ? diags.items[0].message : "unknown error");
 	else
-		classify(rep, &r);
+		mutate_classify(rep, &r);
 	if (r.outcome == MO_SURVIVED && mutate_equivalent(m, path, r.why, sizeof(r.why)))
 		r.outcome = MO_EQUIVALENT;
 	r.seconds = now_s() - t0;

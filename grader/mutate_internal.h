@@ -11,6 +11,7 @@
 #include "build.h"
 #include "mutate.h"
 #include "mutops.h"
+#include "report.h"
 #include "spec.h"
 
 /* The tests that can kill a mutant, by the beginning of their names. */
@@ -59,6 +60,11 @@ struct mutate_run {
 	char *judged_text;        /* the file (judged points into it) */
 	bool judged_stale;        /* an entry matched no mutant */
 };
+
+/* What a mutant's grade report makes it (r->outcome, killed_by, oob, timed_out, why):
+ * stillborn when the compiler rejected its code, ERROR when its build failed for a
+ * reason outside it, killed when a test failed, else survived (for now). */
+void mutate_classify(const struct report *rep, struct mutate_result *r);
 
 /* Mutant ID's source file (alone in its own folder) and result record in the work folder
  * (PATH_MAX each). */

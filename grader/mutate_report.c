@@ -218,13 +218,16 @@ int mutate_report(const struct mutate_run *m, const struct mutate_opts *o, doubl
 			fprintf(out, "\n%s: m%03zu is judged equivalent, but a test killed it (%s): remove the judgement\n",
 				m->judged_path, m->pick[k], m->res[k].why);
 	if (t.errors) {
-		fprintf(out, "\nnot graded (counted as survivors):\n");
+		fprintf(out, "\nERROR, not graded (the kill rate counts them as survivors):\n");
 		list_outcome(m, MO_ERROR, false, out);
 	}
 	double r = rate(&t);
-	fprintf(out, "\nmutate: %s generated %zu stillborn %zu equivalent %zu judged %zu killed %zu survived %zu kill-rate %.1f%% (%.0f s)\n",
-		m->spec->id, t.gen, t.stillborn, t.equivalent, t.judged, t.killed, t.survived + t.errors,
+	fprintf(out, "\nmutate: %s generated %zu stillborn %zu equivalent %zu judged %zu killed %zu survived %zu errors %zu kill-rate %.1f%% (%.0f s)\n",
+		m->spec->id, t.gen, t.stillborn, t.equivalent, t.judged, t.killed, t.survived, t.errors,
 		r < 0 ? 100.0 : r, seconds);
+	if (t.errors)
+		fprintf(out, "lab mutate: %zu mutant%s could not be graded (ERROR above, not the mutant's doing): the kill rate is a lower bound; run again once the cause is gone\n",
+			t.errors, t.errors == 1 ? "" : "s");
 	if (r >= 0 && r < o->min_rate)
 		fprintf(out, "lab mutate: the kill rate is below %.0f%%: the survivors above are mistakes the lab's datasets and checks miss\n",
 			o->min_rate);

@@ -19,7 +19,7 @@ grep -q "drop a cudaMemcpy call" "$tmp/list.txt" || fail "dry run: no memcpy mut
 "$pmpplab" lab mutate 01 -j 2 --seed 14 --operators memcpy,guard >"$tmp/run.txt" 2>&1
 rc=$?; cat "$tmp/run.txt"
 [ $rc -eq 0 ] || fail "memcpy,guard: status $rc"
-grep -q "^mutate: 01-vecadd generated 7 stillborn 0 equivalent 0 judged 0 killed 7 survived 0 kill-rate 100.0%" "$tmp/run.txt" ||
+grep -q "^mutate: 01-vecadd generated 7 stillborn 0 equivalent 0 judged 0 killed 7 survived 0 errors 0 kill-rate 100.0%" "$tmp/run.txt" ||
   fail "memcpy,guard: summary"
 grep -Eq "guard .*killed +by correctness, memcheck" "$tmp/run.txt" || fail "guard: not killed by memcheck"
 
