@@ -1,6 +1,7 @@
 /* memcheck findings: compute-sanitizer's report (GPU) and the emulator's fault events. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,21 +40,28 @@ static void test_sanitizer(void **state)
 	assert_false(memcheck_scan("========= ERROR SUMMARY: 0 errors\n", NULL, &f));
 }
 
+/* memcheck_scan of an events file holding TEXT. */
+static bool scan_events_text(const char *text, struct memcheck_finding *f)
+{
+	char path[] = "/tmp/pmpplab-test-events-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_true(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	bool found = memcheck_scan(NULL, path, f);
+	unlink(path);
+	return found;
+}
+
 static void test_events(void **state)
 {
 	(void)state;
-	char path[] = "/tmp/pmpplab-test-events-XXXXXX";
-	int fd = mkstemp(path);
-	const char text[] =
+	struct memcheck_finding f;
+	assert_true(scan_events_text(
 		"{\"event\":\"launch\",\"kernel\":\"k\",\"status\":\"ok\"}\n"
 		"{\"event\":\"fault\",\"kind\":\"out-of-bounds\",\"kernel\":\"k\",\"file\":\"/a/b/v.cu\",\"line\":12,"
-		"\"message\":\"thread (3,0,0) of block (1,0,0) wrote 4 bytes past the end\"}\n";
-	assert_true(write(fd, text, sizeof(text) - 1) == (ssize_t)(sizeof(text) - 1));
-	close(fd);
-	struct memcheck_finding f;
-	assert_true(memcheck_scan(NULL, path, &f));
+		"\"message\":\"thread (3,0,0) of block (1,0,0) wrote 4 bytes past the end\"}\n", &f));
 	assert_non_null(strstr(f.text, "v.cu:12: thread (3,0,0) of block (1,0,0) wrote 4 bytes past the end"));
-	unlink(path);
 	assert_non_null(strstr(f.text, "if (i < n)"));
 	assert_false(memcheck_scan(NULL, "/nonexistent", &f));
 }
@@ -63,16 +71,11 @@ static void test_events(void **state)
 static void test_shared_advice(void **state)
 {
 	(void)state;
-	char path[] = "/tmp/pmpplab-test-events-XXXXXX";
-	int fd = mkstemp(path);
-	const char text[] =
-		"{\"event\":\"fault\",\"kind\":\"out-of-bounds\",\"kernel\":\"k\",\"file\":\"/a/m.cu\",\"line\":63,"
-		"\"message\":\"wrote 4 bytes of shared memory at 0xd480, which is 0 bytes past the end of shared array As[20480 bytes]\"}\n";
-	assert_true(write(fd, text, sizeof(text) - 1) == (ssize_t)(sizeof(text) - 1));
-	close(fd);
 	struct memcheck_finding f;
-	assert_true(memcheck_scan(NULL, path, &f));
-	unlink(path);
+	assert_true(scan_events_text(
+		"{\"event\":\"fault\",\"kind\":\"out-of-bounds\",\"kernel\":\"k\",\"file\":\"/a/m.cu\",\"line\":63,"
+		"\"message\":\"wrote 4 bytes of shared memory at 0xd480, which is 0 bytes past the end of shared array As[20480 bytes]\"}\n",
+		&f));
 	assert_non_null(strstr(f.text, "m.cu:63: wrote 4 bytes of shared memory"));
 	assert_non_null(strstr(f.text, "i < SIZE, not i <= SIZE"));
 	assert_null(strstr(f.text, "if (i < n)"));

@@ -12,33 +12,37 @@
 #define SMALL 4096 // 16 KiB: 48 KiB in all
 #define TILE 256
 
+// Every element of s[0..n) a thread's stride reaches: v, then their sum.
+__device__ void fill(float *s, int n, float v)
+{
+	for (int i = threadIdx.x; i < n; i += blockDim.x)
+		s[i] = v;
+}
+
+__device__ float sum(const float *s, int n)
+{
+	float t = 0.0f;
+	for (int i = threadIdx.x; i < n; i += blockDim.x)
+		t += s[i];
+	return t;
+}
+
 __global__ void maxStatic(float *out)
 {
 	__shared__ float a[BIG];
 	__shared__ float b[SMALL];
-	for (int i = threadIdx.x; i < BIG; i += blockDim.x)
-		a[i] = 1.0f;
-	for (int i = threadIdx.x; i < SMALL; i += blockDim.x)
-		b[i] = 2.0f;
+	fill(a, BIG, 1.0f);
+	fill(b, SMALL, 2.0f);
 	__syncthreads();
-	float s = 0.0f;
-	for (int i = threadIdx.x; i < BIG; i += blockDim.x)
-		s += a[i];
-	for (int i = threadIdx.x; i < SMALL; i += blockDim.x)
-		s += b[i];
-	out[threadIdx.x] = s;
+	out[threadIdx.x] = sum(a, BIG) + sum(b, SMALL);
 }
 
 __global__ void maxDynamic(float *out, int n)
 {
 	extern __shared__ float dyn[];
-	for (int i = threadIdx.x; i < n; i += blockDim.x)
-		dyn[i] = 1.0f;
+	fill(dyn, n, 1.0f);
 	__syncthreads();
-	float s = 0.0f;
-	for (int i = threadIdx.x; i < n; i += blockDim.x)
-		s += dyn[i];
-	out[threadIdx.x] = s;
+	out[threadIdx.x] = sum(dyn, n);
 }
 
 __global__ void stageOnePast(float *out)
@@ -46,7 +50,7 @@ __global__ void stageOnePast(float *out)
 	__shared__ float As[TILE];
 	__shared__ float Bs[TILE];
 	for (int i = threadIdx.x; i <= TILE; i += blockDim.x)
-		As[i] = 1.0f; // one past As: line 49
+		As[i] = 1.0f; // one past As: line 53 (tests/emu/programs/meson.build)
 	Bs[threadIdx.x] = 2.0f;
 	__syncthreads();
 	out[threadIdx.x] = As[threadIdx.x] + Bs[threadIdx.x];
