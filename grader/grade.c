@@ -516,10 +516,16 @@ static bool memcheck_reuses(const struct grading *g, const struct spec_dataset *
 {
 	if (g->backend != BACKEND_EMU || g->kept.d)
 		return false;
-	for (unsigned i = 0; i < g->spec->checks_count; i++)
-		if (g->spec->checks[i].kind == SPEC_CHECK_MEMCHECK &&
-		    check_dataset(g->spec, &g->spec->checks[i]) == d)
+	for (unsigned i = 0; i < g->spec->checks_count; i++) {
+		const struct spec_check *c = &g->spec->checks[i];
+		if (c->kind != SPEC_CHECK_MEMCHECK)
+			continue;
+		if (check_dataset(g->spec, c) == d)
 			return true;
+		for (unsigned k = 0; k < c->datasets_count; k++)
+			if (spec_dataset_named(g->spec, c->datasets[k]) == d)
+				return true;
+	}
 	return false;
 }
 
@@ -585,6 +591,8 @@ out:
 
 static const struct spec_dataset *check_dataset(const struct lab_spec *s, const struct spec_check *c)
 {
+	if (!c->dataset && c->datasets_count) /* a memcheck of several: its first */
+		return spec_dataset_named(s, c->datasets[0]);
 	for (unsigned i = 0; c->dataset && i < s->datasets_count; i++)
 		if (strcmp(s->datasets[i].name, c->dataset) == 0)
 			return &s->datasets[i];
@@ -702,22 +710,18 @@ static long result_launches(const char *result)
 	return n;
 }
 
-/* memcheck: on a GPU, the dataset again under compute-sanitizer, then on the emulator
- * twin; on the emulator every access is checked on every run, so the dataset's run
- * already answered. A run that launched no kernel checked nothing (issue 14). */
-static void grade_memcheck(struct grading *g, const struct spec_check *c)
+/* memcheck of one dataset: on a GPU, the dataset again under compute-sanitizer, then on
+ * the emulator twin; on the emulator every access is checked on every run, so the
+ * dataset's run already answered. A run that launched no kernel checked nothing (issue
+ * 14). Returns whether it passes; *text (malloc'd) says why. */
+static bool memcheck_dataset(struct grading *g, const struct spec_dataset *d, char **text)
 {
-	const struct spec_dataset *d = check_dataset(g->spec, c);
-	progress(g, GRADE_STAGE_CHECK, 0, 1, "memcheck");
 	char request[160], actual[160], events[176], err[160] = "";
 	snprintf(request, sizeof(request), "%s/%s.in", g->box, d->name);
-	if (skipped(g, request, "memcheck", c->points))
-		return;
 	bool kept = g->kept.d == d && g->kept.res.status == RUNNER_EXITED;
 	if (!kept && datagen_request_file(g->spec, d, g->report->seed, request, err, sizeof(err)) < 0) {
-		report_add(g->report, "memcheck", c->points, false,
-			   "could not prepare the inputs of dataset %s: %s", d->name, err);
-		return;
+		asprintf(text, "could not prepare the inputs of dataset %s: %s", d->name, err);
+		return false;
 	}
 	snprintf(actual, sizeof(actual), "%s/%s.%s", g->box, d->name, kept ? "out" : "memcheck");
 	snprintf(events, sizeof(events), "%s.events", actual);
@@ -731,45 +735,82 @@ static void grade_memcheck(struct grading *g, const struct spec_check *c)
 		rc = run_program(g, &g->prog, request, actual, 12 * lab_timeout_ms(g->spec), &res,
 				 sanitizer, "memcheck");
 	bool ran = rc == 0 && res.status == RUNNER_EXITED && res.exit_code == 0;
+	bool pass = false;
 	struct memcheck_finding f;
 	if (rc < 0) {
-		report_add(g->report, "memcheck", c->points, false, "could not start the program: %s",
-			   strerror(-rc));
+		asprintf(text, "could not start the program: %s", strerror(-rc));
 	} else if (memcheck_scan(res.out, events, &f) || memcheck_scan(res.err, events, &f)) {
-		report_add(g->report, "memcheck", c->points, false, "%s", f.text);
+		asprintf(text, "%s", f.text);
 	} else if (ran && emu_memcheck(g, d, request, actual, &f)) {
-		report_add(g->report, "memcheck", c->points, false, "%s\n(Found by pmpplab's emulator, %s)", f.text,
-			   sanitizer ? "which leaves a gap after every array; on the GPU this access "
-				       "landed in memory the program owns (the next array, or the padding "
-				       "after this one, or shared memory past the array but inside the "
-				       "block's), so compute-sanitizer did not see it, but it is still a bug."
-				     : "on a build of your file for the CPU: compute-sanitizer is not "
-				       "installed on this GPU machine.");
+		asprintf(text, "%s\n(Found by pmpplab's emulator, %s)", f.text,
+			 sanitizer ? "which leaves a gap after every array; on the GPU this access "
+				     "landed in memory the program owns (the next array, or the padding "
+				     "after this one, or shared memory past the array but inside the "
+				     "block's), so compute-sanitizer did not see it, but it is still a bug."
+				   : "on a build of your file for the CPU: compute-sanitizer is not "
+				     "installed on this GPU machine.");
 	} else if (!ran) {
 		char how[128];
 		runner_describe(&res, 12 * lab_timeout_ms(g->spec), how, sizeof(how));
-		report_add(g->report, "memcheck", c->points, false,
-			   "not checked: under the memory checker the program %s before every access could be checked; fix that first (see the correctness tests)",
-			   how);
+		asprintf(text, "not checked: under the memory checker the program %s on dataset %s before every access could be checked; fix that first (see the correctness tests)",
+			 how, d->name);
 	} else if (gpu && !sanitizer && !emu_twin(g)) {
-		report_add(g->report, "memcheck", c->points, true,
-			   "NOT CHECKED: compute-sanitizer is not installed and this file does not build for pmpplab's emulator, so out-of-bounds accesses cannot be detected here.");
+		pass = true;
+		asprintf(text, "NOT CHECKED: compute-sanitizer is not installed and this file does not build for pmpplab's emulator, so out-of-bounds accesses cannot be detected here.");
 	} else if (result_launches(actual) == 0) {
-		report_add(g->report, "memcheck", c->points, false,
-			   "NOT MEASURED: no kernel ran on dataset %s, so no device memory access was checked; the lab's work belongs in kernels",
-			   d->name);
+		asprintf(text, "NOT MEASURED: no kernel ran on dataset %s, so no device memory access was checked; the lab's work belongs in kernels",
+			 d->name);
 	} else if (!dataset_passed(g->report, d)) {
-		report_add(g->report, "memcheck", c->points, false,
-			   "no invalid access seen on dataset %s, but its correctness test failed: these points count once it passes",
-			   d->name);
+		asprintf(text, "no invalid access seen on dataset %s, but its correctness test failed: these points count once it passes",
+			 d->name);
 	} else {
-		report_add(g->report, "memcheck", c->points, true,
-			   "no out-of-bounds or misaligned access (dataset %s%s)", d->name,
-			   gpu && !sanitizer ? "; checked by pmpplab's emulator: compute-sanitizer is not installed here" : "");
+		pass = true;
+		asprintf(text, "no out-of-bounds or misaligned access (dataset %s%s)", d->name,
+			 gpu && !sanitizer ? "; checked by pmpplab's emulator: compute-sanitizer is not installed here" : "");
 	}
 	if (rc == 0)
 		runner_result_release(&res);
 	free(sanitizer);
+	return pass;
+}
+
+/* memcheck: every dataset of the check (`datasets`, or its one `dataset`); the first that
+ * fails decides, so a lab whose versions run on different datasets (lab 15) has each
+ * version's accesses checked, and an access out of bounds is named by this check. */
+static void grade_memcheck(struct grading *g, const struct spec_check *c)
+{
+	progress(g, GRADE_STAGE_CHECK, 0, 1, "memcheck");
+	const struct spec_dataset *first = check_dataset(g->spec, c);
+	unsigned n = c->datasets_count ? c->datasets_count : 1;
+	char *text = NULL, *all = NULL;
+	bool pass = true;
+	for (unsigned i = 0; i < n && pass; i++) {
+		const struct spec_dataset *d = c->datasets_count ? spec_dataset_named(g->spec, c->datasets[i]) : first;
+		char request[160];
+		snprintf(request, sizeof(request), "%s/%s.in", g->box, d->name);
+		if (skipped(g, request, "memcheck", c->points)) {
+			free(text);
+			free(all);
+			return;
+		}
+		free(text);
+		text = NULL;
+		pass = memcheck_dataset(g, d, &text);
+		if (pass) { /* every dataset's verdict, one line each */
+			char *joined = NULL;
+			asprintf(&joined, "%s%s%s", all ? all : "", all ? "\n" : "", text ? text : "");
+			free(all);
+			all = joined;
+		}
+	}
+	if (pass) {
+		free(text);
+		text = all;
+		all = NULL;
+	}
+	free(all);
+	report_add(g->report, "memcheck", c->points, pass, "%s", text ? text : "");
+	free(text);
 }
 
 /* pmpplab perf (issue 8): checks of kind performance live in perf.c. */

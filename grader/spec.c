@@ -346,13 +346,34 @@ static void check_perf_expr(struct checker *c, unsigned i, const char *field, co
 	}
 }
 
-/* Whether the spec has a dataset called NAME (NULL: nothing to find). */
-static bool has_dataset(const struct lab_spec *s, const char *name)
+const struct spec_dataset *spec_dataset_named(const struct lab_spec *s, const char *name)
 {
 	for (unsigned d = 0; name && d < s->datasets_count; d++)
 		if (strcmp(s->datasets[d].name, name) == 0)
-			return true;
-	return !name;
+			return &s->datasets[d];
+	return NULL;
+}
+
+/* Whether the spec has a dataset called NAME (NULL: nothing to find). */
+static bool has_dataset(const struct lab_spec *s, const char *name)
+{
+	return !name || spec_dataset_named(s, name);
+}
+
+/* A check's `datasets` list: memcheck's only, each one a dataset of the lab. */
+static void check_dataset_list(struct checker *c, unsigned i)
+{
+	const struct spec_check *k = &c->spec->checks[i];
+	if (k->datasets_count && k->kind != SPEC_CHECK_MEMCHECK)
+		check_error(c, yamlpos_line(c->pos, "checks[%u].datasets", i),
+			    "checks[%u].datasets: only a memcheck check runs several datasets; give this one `dataset`", i);
+	if (k->datasets_count && k->dataset)
+		check_error(c, yamlpos_line(c->pos, "checks[%u].datasets", i),
+			    "checks[%u]: both dataset and datasets: keep one", i);
+	for (unsigned d = 0; d < k->datasets_count; d++)
+		if (!has_dataset(c->spec, k->datasets[d]))
+			check_error(c, yamlpos_line(c->pos, "checks[%u].datasets[%u]", i, d),
+				    "checks[%u].datasets[%u]: no dataset is named '%s'", i, d, k->datasets[d]);
 }
 
 /* Optimisation checks: recognisers that can recognise something, regexes that compile,
@@ -564,8 +585,10 @@ int spec_load(const char *dir, struct lab_spec **out, struct diag_list *diags)
 		check_perf(&c, i); /* pmpplab perf (issue 8) */
 	for (unsigned i = 0; c.errors == 0 && i < s->checks_count; i++)
 		check_barriers(&c, i); /* issue 6 */
-	for (unsigned i = 0; c.errors == 0 && i < s->checks_count; i++)
+	for (unsigned i = 0; c.errors == 0 && i < s->checks_count; i++) {
 		check_optimisations(&c, i);
+		check_dataset_list(&c, i);
+	}
 	yamlpos_free(c.pos);
 	if (c.errors) {
 		spec_free(s);

@@ -141,6 +141,8 @@ struct spec_check {
 	enum spec_check_kind kind;
 	unsigned points;
 	char *dataset; /* which dataset it runs on; NULL = the first */
+	char **datasets; /* memcheck only: several, each checked (lab 15: one a version) */
+	unsigned datasets_count;
 
 	/* kind performance only (labs/README.md, "Performance checks"). */
 	enum spec_perf_metric metric;
@@ -242,6 +244,9 @@ void spec_vendor_view_release(struct lab_spec *view);
 /* The element size of a dtype, and its YAML name. */
 size_t spec_dtype_size(enum spec_dtype t);
 const char *spec_dtype_name(enum spec_dtype t);
+
+/* The dataset called NAME, or NULL. */
+const struct spec_dataset *spec_dataset_named(const struct lab_spec *s, const char *name);
 
 /* The value of param NAME in dataset D; false when D does not set it. */
 bool spec_dataset_value(const struct spec_dataset *d, const char *name, int64_t *out);

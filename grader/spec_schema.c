@@ -142,6 +142,7 @@ static const cyaml_schema_field_t check_fields[] = {
 			 CYAML_ARRAY_LEN(check_names)),
 	CYAML_FIELD_UINT("points", 0, struct spec_check, points),
 	STR("dataset", OPT, struct spec_check, dataset),
+	SEQ("datasets", OPT, struct spec_check, datasets, &string_entry),
 	/* kind performance (pmpplab perf, issue 8) */
 	CYAML_FIELD_ENUM("metric", OPT | CYAML_FLAG_STRICT, struct spec_check, metric,
 			 perf_metric_names, CYAML_ARRAY_LEN(perf_metric_names)),

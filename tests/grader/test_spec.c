@@ -77,6 +77,7 @@ static const struct bad_case bad_cases[] = {
 	{ "bad-chapter", 3, "chapter: 0 is not a chapter" },
 	{ "bad-generator", 20, "min (1) is greater than max (-1)" },
 	{ "bad-dataset-generate", 33, "datasets[1].generate[0]: 'z' is not an input" },
+	{ "bad-memcheck-datasets", 36, "checks[0].datasets[1]: no dataset is named 'large'" },
 	{ "bad-empty", 1, "the lab spec is empty" }, /* crashed before: found by tests/fuzz */
 	{ "bad-folder", 0, "cannot read the lab spec: Is a directory" },
 };
