@@ -147,7 +147,9 @@ run_cmp() {
 	fi
 }
 export -f run_cmp
-RUN_PROGRAMS=(kernel_faults oob host_pointer_arg api_errors)
+# the test programs that include no header of their own and none NVRTC lacks
+# (kernel_faults.cu includes <cassert>: NVRTC has no assert, so nvcc builds it)
+RUN_PROGRAMS=(oob host_pointer_arg api_errors)
 
 {
 	printf '%s\n' "${LABS[@]}" | xargs -P 2 -L 1 bash -c 'lab_run "$0"'
