@@ -774,9 +774,8 @@ int build_lab(const struct lab_spec *spec, const char *source, enum backend_kind
 	j.hidden[1] = ref ? folder_of(ref, 2) : NULL;
 	free(ref);
 	int rc = j.user_dir ? job_tools(&j, errs) : -ENOMEM;
-	if (rc == 0)
-		job_find_nvrtc(&j, ptx);
 	if (rc == 0) {
+		job_find_nvrtc(&j, ptx);
 		j.glue = glue_generate(spec, abs, spec->entry.function);
 		rc = j.glue ? job_run(&j, out, errs) : -ENOMEM;
 	}
@@ -818,10 +817,10 @@ int build_standalone(const char *source, enum backend_kind backend, enum build_p
 	struct job j = { .backend = backend, .user_source = abs, .main_source = abs,
 			 .user_dir = folder_of(abs, 1) };
 	int rc = j.user_dir ? job_tools(&j, errs) : -ENOMEM;
-	if (rc == 0)
+	if (rc == 0) {
 		job_find_nvrtc(&j, ptx);
-	if (rc == 0)
 		rc = job_run(&j, out, errs);
+	}
 	job_release(&j);
 	return rc;
 }
