@@ -326,13 +326,6 @@ static int run_dataset(const struct perf_context *ctx, const struct spec_dataset
 	return rc;
 }
 
-static const struct spec_dataset *dataset_named(const struct lab_spec *s, const char *name)
-{
-	for (unsigned i = 0; name && i < s->datasets_count; i++)
-		if (strcmp(s->datasets[i].name, name) == 0)
-			return &s->datasets[i];
-	return NULL;
-}
 
 static void format_value(double v, bool gpu, char *buf, size_t len)
 {
@@ -505,8 +498,8 @@ int optim_grade(const struct perf_context *ctx, const struct spec_check *c, stru
 {
 	(void)diags;
 	bool gpu = ctx->backend == BACKEND_GPU;
-	const struct spec_dataset *d = dataset_named(ctx->spec, !gpu && c->emu_dataset ? c->emu_dataset : c->dataset);
-	const struct spec_dataset *base = dataset_named(ctx->spec, !gpu && c->emu_baseline ? c->emu_baseline : c->baseline);
+	const struct spec_dataset *d = spec_dataset_named(ctx->spec, !gpu && c->emu_dataset ? c->emu_dataset : c->dataset);
+	const struct spec_dataset *base = spec_dataset_named(ctx->spec, !gpu && c->emu_baseline ? c->emu_baseline : c->baseline);
 	if (!d)
 		d = &ctx->spec->datasets[0];
 	int correct = perf_dataset_correct(r, d);

@@ -374,12 +374,11 @@ char *perf_model_describe(const struct spec_check *c, const struct perf_model_ve
 
 /* ---- running the programs --------------------------------------------------------- */
 
+/* The dataset called NAME; the first when none is named so (or NAME is NULL). */
 static const struct spec_dataset *find_dataset(const struct lab_spec *s, const char *name)
 {
-	for (unsigned i = 0; name && i < s->datasets_count; i++)
-		if (strcmp(s->datasets[i].name, name) == 0)
-			return &s->datasets[i];
-	return &s->datasets[0];
+	const struct spec_dataset *d = spec_dataset_named(s, name);
+	return d ? d : &s->datasets[0];
 }
 
 static char *test_name(const struct spec_dataset *d)
