@@ -77,21 +77,25 @@ template <int I, bool HALF, class T> static gemm_fns fastPick()
 // The operands rounded to TF32 by a pass of their own into scratch buffers (timed with
 // the product; T::BT: B transposed on the way), then tiling T, which rounds nothing:
 // rounding once in device memory against rounding in shared memory or per fragment.
-template <int I, class T> static gemm_fns preroundPick()
+// PASS false: the pass runs once per pair of operands, untimed (the kernel alone).
+template <int I, class T, bool PASS = true> static gemm_fns preroundPick()
 {
     static_assert(T::ROUND == fast::ROUND_NONE, "the pass rounds");
     if constexpr (TC_ONLY < 0 || TC_ONLY == I)
         return {[](const float *A, const float *B, float *C, int n) {
                     static float *a, *b; // kept for the next run of this size
                     static size_t have;
+                    static const float *from[2]; // the operands a and b hold (!PASS)
                     size_t count = (size_t)n * n;
                     if (have != count) {
                         cudaFree(a), cudaFree(b);
                         CK(cudaMalloc(&a, count * 4));
                         CK(cudaMalloc(&b, count * 4));
-                        have = count;
+                        have = count, from[0] = from[1] = NULL;
                     }
-                    fast::tcFastPrepare<T>(A, B, a, b, n, n, n); // n: a multiple of 32
+                    if (PASS || from[0] != A || from[1] != B)
+                        fast::tcFastPrepare<T>(A, B, a, b, n, n, n); // n: a multiple of 32
+                    from[0] = A, from[1] = B;
                     fast::tcFastLaunch<false, T>(a, b, C, n, n, n);
                 },
                 fastBlocks<false, T>};
@@ -116,6 +120,23 @@ struct variant {
 // In the order bench/tc_gemm_bench.sh runs them: the likeliest fastest first.
 static const variant variants[] = {
     {"teach-tf32", false, 1, teachPick<0, false>()},
+    // A interleaved by the pass (no moves into A's registers); PTX mma.sync in place of
+    // wmma::mma_sync; the kernel alone (the pass once, untimed); unpadded swizzled rows
+    // (4 stages of 128 x 256; 2 blocks an SM of 128 x 128)
+    {"pipe3-128x256-idx-ilv", false, 256, preroundPick<44, fast::Fast128x256Pipe3IdxIlv>()},
+    {"pipe3-128x256-idx4late-ilv", false, 256, preroundPick<45, fast::Fast128x256Pipe3Idx4LateIlv>()},
+    {"pipe3-128x256-idx-ilv-mma", false, 256, preroundPick<46, fast::Fast128x256Pipe3IdxIlvMma>()},
+    {"pipe3-128x256-idx4late-ilv-mma", false, 256, preroundPick<47, fast::Fast128x256Pipe3Idx4LateIlvMma>()},
+    {"pipe3-128x256-idx-mma", false, 256, preroundPick<36, fast::Fast128x256Pipe3IdxMma>()},
+    {"pipe3-128x256-idx4late-mma", false, 256, preroundPick<37, fast::Fast128x256Pipe3Idx4LateMma>()},
+    {"pipe3-128x256-idx-kernel", false, 256, preroundPick<34, fast::Fast128x256Pipe3Idx, false>()},
+    {"pipe3-128x256-idx4late-kernel", false, 256, preroundPick<35, fast::Fast128x256Pipe3Idx4Late, false>()},
+    {"pipe3-128x256-idx4late-mma-kernel", false, 256, preroundPick<38, fast::Fast128x256Pipe3Idx4LateMma, false>()},
+    {"pipe3-128x256-idx-swz", false, 256, preroundPick<39, fast::Fast128x256Pipe3IdxSwz>()},
+    {"pipe4-128x256-idx-swz", false, 256, preroundPick<40, fast::Fast128x256Pipe4IdxSwz>()},
+    {"pipe4-128x256-idx4late-swz", false, 256, preroundPick<41, fast::Fast128x256Pipe4Idx4LateSwz>()},
+    {"pipe3-128x128w4-idx4late-swz", false, 128, preroundPick<42, fast::Fast128x128w4Pipe3Idx4LateSwz>()},
+    {"pipe3-128x128w4-idx-swz", false, 128, preroundPick<43, fast::Fast128x128w4Pipe3IdxSwz>()},
     {"pipe3-128x256", false, 256, fastPick<13, false, fast::Fast128x256Pipe3>()},
     {"pipe4-128x256", false, 256, fastPick<14, false, fast::Fast128x256Pipe4>()},
     {"pipe3-128x128w4", false, 128, fastPick<15, false, fast::Fast128x128w4Pipe3>()},

@@ -82,24 +82,40 @@ enum FastRound { ROUND_FRAG, ROUND_SHARED, ROUND_NONE };
 // and the next, the same for A and B, so the sum is the product's. Relies on a layout
 // CUDA leaves unspecified: for measuring only. IDX 2: float4s, each filling the
 // fragments of two steps (k = 16u + 4(l % 4) + 2s' and the next, for steps 2u + s').
+// MMA (IDX, bench only): each 16 x 16 x 8 product as two PTX mma.sync m16n8k8 on the
+// fragments' registers (one HMMA.1688 each) instead of wmma::mma_sync (which nvcc 13
+// builds from four HMMA.1684 for TF32): does wmma's lowering cap the throughput?
+// SWZ (IDX, BK 32, bench only): rows unpadded, float4 q of row r stored at q ^ s(r)
+// (s(r) = 4 (r & 1) + (r & 2)): the fragment loads and the copies still hit 32 banks,
+// and a stage is a third smaller (IDX 2: 4 stages of 128 x 256 fit, 2 blocks of 128 x 128).
+// ILV (IDX, bench only): A comes from the pass with rows g and g + 8 of each 16
+// interleaved (row 8(r / 16) + r % 8, k at 2k + r % 16 / 8): one float4 holds a whole
+// m16n8k8 A tile of a lane, in register order (the float2/float4 fill needs moves).
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int STAGES_, FastCopy COPY_, int KU_ = 1,
-          FastRound ROUND_ = ROUND_FRAG, bool PIPE_ = false, bool BT_ = false, int IDX_ = 0>
+          FastRound ROUND_ = ROUND_FRAG, bool PIPE_ = false, bool BT_ = false, int IDX_ = 0,
+          bool MMA_ = false, bool SWZ_ = false, bool ILV_ = false>
 struct FastTiling {
     static const int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, STAGES = STAGES_, KU = KU_;
     static const FastRound ROUND = ROUND_;
     static const FastCopy COPY = COPY_;
     static const bool PIPE = PIPE_, BT = BT_;
     static const int IDX = IDX_;
+    static const bool MMA = MMA_, SWZ = SWZ_, ILV = ILV_;
+    // A's tile in shared memory: AR rows of AK (ILV: BM / 2 rows of 2 BK)
+    static const int AR = ILV ? BM / 2 : BM, AK = ILV ? 2 * BK : BK;
     static const int THREADS = (BM / WM) * (BN / WN) * 32;
     // at most 64K registers per SM: 2 blocks of 256 threads get 128 each, of 128 threads 255
     static const int MIN_BLOCKS = WM * WN <= 64 * 32 || THREADS <= 128 ? 2 : 1;
     template <class E> struct Layout {
         // + 16 bytes: row r at bank 4r (IDX 1: + 32, bank 8r: a half-warp's float2s, rows
         // g..g+3 x 8 floats, hit 32 banks; IDX 2: + 64, bank 16r, a quarter-warp's float4s)
-        static const int LDA = BK + (IDX == 2 ? 64 : IDX ? 32 : 16) / (int)sizeof(E);
+        // (ILV: a quarter-warp's rows g and g + 1 16 bytes apart for IDX 2's float4 pairs,
+        // 64 for IDX 1's single float4s; SWZ: no padding)
+        static const int PADB = SWZ ? 0 : IDX == 2 ? 64 : IDX ? 32 : 16;
+        static const int LDA = AK + (ILV ? IDX == 2 ? 16 : 64 : PADB) / (int)sizeof(E);
         // + 32 bytes: row r at bank 8r (BT: rows of k as A's)
-        static const int LDB = BT ? LDA : BN + 32 / (int)sizeof(E);
-        static const int A_STAGE = BM * LDA, B_STAGE = BT ? BN * LDB : BK * LDB;
+        static const int LDB = BT ? BK + PADB / (int)sizeof(E) : BN + 32 / (int)sizeof(E);
+        static const int A_STAGE = AR * LDA, B_STAGE = BT ? BN * LDB : BK * LDB;
         static const size_t BYTES = (size_t)STAGES * (A_STAGE + B_STAGE) * sizeof(E);
     };
     static_assert(BM % WM == 0 && BN % WN == 0 && WM % 16 == 0 && WN % 16 == 0, "warp tiles");
@@ -109,6 +125,9 @@ struct FastTiling {
     static_assert(!BT || PIPE, "BT: PIPE only");
     static_assert(!IDX || BT, "IDX: BT only");
     static_assert(IDX != 2 || BK % 32 == 0, "IDX 2: an even number of two-step groups a phase");
+    static_assert(!MMA || IDX, "MMA: IDX only (fragments in the H100's layout)");
+    static_assert(!(SWZ || ILV) || (IDX && BK == 32), "SWZ, ILV: IDX, rows of 32 floats");
+    static_assert(!(SWZ && ILV), "SWZ: not with ILV (rows of 64 floats)");
     static_assert(!PIPE || (COPY == ASYNC && BK % 16 == 0),
                   "PIPE: cp.async, an even number of wmma steps a phase (each step's set fixed)");
 };
@@ -123,6 +142,26 @@ static __device__ __forceinline__ void fastCopyAsync16(void *shared, const void 
 }
 static __device__ __forceinline__ void fastCommit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N> static __device__ __forceinline__ void fastWait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+
+// acc += a b (TF32 16 x 16 x 8): wmma::mma_sync, or (MMA) the two m16n8k8 mma.sync it
+// stands for in the H100's layout: acc.x[0..3] and b.x[0..1] columns 0-7, x[4..7] and
+// b.x[2..3] columns 8-15, a.x[0..3] the m16n8k8 A tile.
+template <bool MMA, class Acc, class FA, class FB>
+static __device__ __forceinline__ void fastMma(Acc &acc, const FA &a, const FB &b)
+{
+    if constexpr (MMA) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+            asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+                "{%8, %9}, {%0, %1, %2, %3};\n"
+                : "+f"(acc.x[4 * h]), "+f"(acc.x[4 * h + 1]), "+f"(acc.x[4 * h + 2]), "+f"(acc.x[4 * h + 3])
+                : "r"(__float_as_uint(a.x[0])), "r"(__float_as_uint(a.x[1])), "r"(__float_as_uint(a.x[2])),
+                  "r"(__float_as_uint(a.x[3])), "r"(__float_as_uint(b.x[2 * h])),
+                  "r"(__float_as_uint(b.x[2 * h + 1])));
+    } else {
+        wmma::mma_sync(acc, a, b, acc);
+    }
+}
 
 // C (m x n) = A (m x k) * B (k x n), row-major, m, n and k multiples of BM, BN and BK
 // (the host pads). Block (x, y) computes C's tile (y, x) with its warps in a grid of
@@ -143,7 +182,8 @@ tcFastKernel(const float *__restrict__ A, const float *__restrict__ B, float *__
 
     int t = threadIdx.x, warp = t / 32;
     int wr = warp / (T::BN / T::WN), wc = warp % (T::BN / T::WN);
-    const float *Ab = A + (size_t)blockIdx.y * T::BM * k; // the block's rows of A
+    const size_t lda = T::ILV ? 2 * k : k; // floats between rows of A (ILV: of A interleaved)
+    const float *Ab = A + (size_t)blockIdx.y * T::AR * lda; // the block's rows of A
     // the block's columns of B (BT: its rows of B transposed)
     const float *Bb = B + (size_t)blockIdx.x * T::BN * (T::BT ? k : 1);
     int phases = k / T::BK;
@@ -153,25 +193,30 @@ tcFastKernel(const float *__restrict__ A, const float *__restrict__ B, float *__
     // global address, its shared offset in a stage) for this thread's float4s of phase ph's
     // tile of A: one pointer walked down the rows (addresses precomputed for every float4
     // took registers the fragments need).
-    static_assert(T::THREADS % (T::BK / 4) == 0 && T::THREADS % (T::BN / 4) == 0, "whole rows");
+    static_assert(T::THREADS % (T::AK / 4) == 0 && T::THREADS % (T::BN / 4) == 0, "whole rows");
     static_assert(T::BT ? T::BN * T::BK / 4 % T::THREADS == 0 : true, "whole rows");
     const int B_ROW4 = (T::BT ? T::BK : T::BN) / 4; // float4s in a row of B's tile
-    const int A_STEP = T::THREADS / (T::BK / 4), B_STEP = T::THREADS / B_ROW4;
-    const int aRow = t / (T::BK / 4), aCol = t % (T::BK / 4) * 4;
+    const int A_STEP = T::THREADS / (T::AK / 4), B_STEP = T::THREADS / B_ROW4;
+    const int aRow = t / (T::AK / 4), aCol = t % (T::AK / 4) * 4;
     const int bRow = t / B_ROW4, bCol = t % B_ROW4 * 4;
     const size_t ldb = T::BT ? k : n; // floats between rows of B (BT: of B transposed)
-    const float *Ag = Ab + (size_t)aRow * k + aCol, *Bg = Bb + (size_t)bRow * ldb + bCol;
+    const float *Ag = Ab + (size_t)aRow * lda + aCol, *Bg = Bb + (size_t)bRow * ldb + bCol;
+    // SWZ: float s(r) of row r's tile holds its float (q ^ s(r)); A_STEP and B_STEP are
+    // multiples of 4, so a thread's rows share s
+    static_assert(!T::SWZ || (A_STEP % 4 == 0 && B_STEP % 4 == 0), "SWZ: rows 4 apart");
+    auto swz = [](int r) { return T::SWZ ? 4 * (4 * (r & 1) + (r & 2)) : 0; };
+    const int aSwz = aCol ^ swz(aRow), bSwz = bCol ^ swz(bRow);
     auto eachA = [&](int ph, auto f) {
-        const float *g = Ag + ph * T::BK;
+        const float *g = Ag + ph * T::AK;
 #pragma unroll
-        for (int i = 0; i < A_VECS; ++i, g += (size_t)A_STEP * k)
-            f(i, g, (aRow + i * A_STEP) * L::LDA + aCol);
+        for (int i = 0; i < A_VECS; ++i, g += (size_t)A_STEP * lda)
+            f(i, g, (aRow + i * A_STEP) * L::LDA + aSwz);
     };
     auto eachB = [&](int ph, auto f) {
         const float *g = Bg + (T::BT ? ph * T::BK : (size_t)ph * T::BK * n);
 #pragma unroll
         for (int i = 0; i < B_VECS; ++i, g += B_STEP * ldb)
-            f(i, g, (bRow + i * B_STEP) * L::LDB + bCol);
+            f(i, g, (bRow + i * B_STEP) * L::LDB + bSwz);
     };
     auto stageA = [&](int ph) { return As + (unsigned)ph % T::STAGES * L::A_STAGE; };
     auto stageB = [&](int ph) { return Bs + (unsigned)ph % T::STAGES * L::B_STAGE; };
@@ -232,22 +277,35 @@ tcFastKernel(const float *__restrict__ A, const float *__restrict__ B, float *__
         FragA fa[SETS][2][FM];
         FragB fb[SETS][2][FN];
         auto loadGroup = [&](int set, int ph, int kk) {
-            const E *as = stageA(ph) + wr * T::WM * L::LDA + kk;
-            const E *bs = stageB(ph) + wc * T::WN * L::LDB + kk;
-            int g = t % 32 / 4, c = t % 4 * 4; // the lane's row (B: column), its k past kk
+            // the lane's row (B: column) g and k (kk + c, SWZ: where it went: rows g + 8 and
+            // 16 j + g share g's s)
+            int g = t % 32 / 4, c = (kk + t % 4 * 4) ^ swz(g);
+            const E *bs = stageB(ph) + wc * T::WN * L::LDB + c;
 #pragma unroll
             for (int j = 0; j < FN; ++j) {
-                float4 lo = *(const float4 *)(bs + (j * 16 + g) * L::LDB + c);
-                float4 hi = *(const float4 *)(bs + (j * 16 + g + 8) * L::LDB + c);
+                float4 lo = *(const float4 *)(bs + (j * 16 + g) * L::LDB);
+                float4 hi = *(const float4 *)(bs + (j * 16 + g + 8) * L::LDB);
                 fb[set][0][j].x[0] = lo.x, fb[set][0][j].x[1] = lo.y, fb[set][0][j].x[2] = hi.x, fb[set][0][j].x[3] = hi.y;
                 fb[set][1][j].x[0] = lo.z, fb[set][1][j].x[1] = lo.w, fb[set][1][j].x[2] = hi.z, fb[set][1][j].x[3] = hi.w;
             }
+            if constexpr (T::ILV) { // rows 16 i + g and + 8 in row 8 i + g, k at 2 k
+                const E *as = stageA(ph) + (wr * T::WM / 2 + g) * L::LDA + 2 * (kk + t % 4 * 4);
 #pragma unroll
-            for (int i = 0; i < FM; ++i) {
-                float4 lo = *(const float4 *)(as + (i * 16 + g) * L::LDA + c);
-                float4 hi = *(const float4 *)(as + (i * 16 + g + 8) * L::LDA + c);
-                fa[set][0][i].x[0] = lo.x, fa[set][0][i].x[1] = hi.x, fa[set][0][i].x[2] = lo.y, fa[set][0][i].x[3] = hi.y;
-                fa[set][1][i].x[0] = lo.z, fa[set][1][i].x[1] = hi.z, fa[set][1][i].x[2] = lo.w, fa[set][1][i].x[3] = hi.w;
+                for (int i = 0; i < FM; ++i) {
+                    float4 s0 = *(const float4 *)(as + i * 8 * L::LDA);
+                    float4 s1 = *(const float4 *)(as + i * 8 * L::LDA + 4);
+                    fa[set][0][i].x[0] = s0.x, fa[set][0][i].x[1] = s0.y, fa[set][0][i].x[2] = s0.z, fa[set][0][i].x[3] = s0.w;
+                    fa[set][1][i].x[0] = s1.x, fa[set][1][i].x[1] = s1.y, fa[set][1][i].x[2] = s1.z, fa[set][1][i].x[3] = s1.w;
+                }
+            } else {
+                const E *as = stageA(ph) + wr * T::WM * L::LDA + c;
+#pragma unroll
+                for (int i = 0; i < FM; ++i) {
+                    float4 lo = *(const float4 *)(as + (i * 16 + g) * L::LDA);
+                    float4 hi = *(const float4 *)(as + (i * 16 + g + 8) * L::LDA);
+                    fa[set][0][i].x[0] = lo.x, fa[set][0][i].x[1] = hi.x, fa[set][0][i].x[2] = lo.y, fa[set][0][i].x[3] = hi.y;
+                    fa[set][1][i].x[0] = lo.z, fa[set][1][i].x[1] = hi.z, fa[set][1][i].x[2] = lo.w, fa[set][1][i].x[3] = hi.w;
+                }
             }
         };
         auto products = [&](FragA *a, FragB *b) {
@@ -255,7 +313,7 @@ tcFastKernel(const float *__restrict__ A, const float *__restrict__ B, float *__
             for (int i = 0; i < FM; ++i)
 #pragma unroll
                 for (int j = 0; j < FN; ++j)
-                    wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]);
+                    fastMma<T::MMA>(acc[i][j], a[i], b[j]);
         };
         for (int s = 0; s < T::STAGES; ++s)
             issueAsync(s);
@@ -294,18 +352,30 @@ tcFastKernel(const float *__restrict__ A, const float *__restrict__ B, float *__
             // B's fragment j: 16 columns from wc * WN + j * 16, k from kk
             const E *bs = stageB(ph) + (T::BT ? wc * T::WN * L::LDB + kk : kk * L::LDB + wc * T::WN);
             if constexpr (T::IDX == 1) {
-                int g = t % 32 / 4, c = t % 4 * 2; // the lane's row (B: column), its k past kk
+                // the lane's row (B: column) g and k (kk + c; SWZ: where it went)
+                int g = t % 32 / 4, c = (kk + t % 4 * 2) ^ swz(g);
+                const E *bl = stageB(ph) + wc * T::WN * L::LDB + c;
 #pragma unroll
                 for (int j = 0; j < FN; ++j) {
-                    float2 lo = *(const float2 *)(bs + (j * 16 + g) * L::LDB + c);
-                    float2 hi = *(const float2 *)(bs + (j * 16 + g + 8) * L::LDB + c);
+                    float2 lo = *(const float2 *)(bl + (j * 16 + g) * L::LDB);
+                    float2 hi = *(const float2 *)(bl + (j * 16 + g + 8) * L::LDB);
                     fb[s][j].x[0] = lo.x, fb[s][j].x[1] = lo.y, fb[s][j].x[2] = hi.x, fb[s][j].x[3] = hi.y;
                 }
+                if constexpr (T::ILV) { // rows 16 i + g and + 8 in row 8 i + g, k at 2 k
+                    const E *al = stageA(ph) + (wr * T::WM / 2 + g) * L::LDA + 2 * (kk + t % 4 * 2);
 #pragma unroll
-                for (int i = 0; i < FM; ++i) {
-                    float2 lo = *(const float2 *)(as + (i * 16 + g) * L::LDA + c);
-                    float2 hi = *(const float2 *)(as + (i * 16 + g + 8) * L::LDA + c);
-                    fa[s][i].x[0] = lo.x, fa[s][i].x[1] = hi.x, fa[s][i].x[2] = lo.y, fa[s][i].x[3] = hi.y;
+                    for (int i = 0; i < FM; ++i) {
+                        float4 v = *(const float4 *)(al + i * 8 * L::LDA);
+                        fa[s][i].x[0] = v.x, fa[s][i].x[1] = v.y, fa[s][i].x[2] = v.z, fa[s][i].x[3] = v.w;
+                    }
+                } else {
+                    const E *al = stageA(ph) + wr * T::WM * L::LDA + c;
+#pragma unroll
+                    for (int i = 0; i < FM; ++i) {
+                        float2 lo = *(const float2 *)(al + (i * 16 + g) * L::LDA);
+                        float2 hi = *(const float2 *)(al + (i * 16 + g + 8) * L::LDA);
+                        fa[s][i].x[0] = lo.x, fa[s][i].x[1] = hi.x, fa[s][i].x[2] = lo.y, fa[s][i].x[3] = hi.y;
+                    }
                 }
             } else {
 #pragma unroll
@@ -341,7 +411,7 @@ tcFastKernel(const float *__restrict__ A, const float *__restrict__ B, float *__
                 for (int i = 0; i < FM; ++i)
 #pragma unroll
                     for (int j = 0; j < FN; ++j)
-                        wmma::mma_sync(acc[i][j], fa[step % 2][i], fb[step % 2][j], acc[i][j]);
+                        fastMma<T::MMA>(acc[i][j], fa[step % 2][i], fb[step % 2][j]);
                 if (step + 1 == STEPS) // after the products: their fragments come first
                     issueAsync(ph + T::STAGES);
             }
@@ -445,6 +515,18 @@ typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true, true, 2>
 typedef FastTiling<128, 128, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true, true, 2> Fast128x128w4Pipe3Idx4;
 typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 1, ROUND_NONE, true, true, 2> Fast128x256Pipe3Idx4Late;
 typedef FastTiling<128, 128, 32, 64, 64, 3, ASYNC, 1, ROUND_NONE, true, true, 2> Fast128x128w4Pipe3Idx4Late;
+typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true, true, 1, true> Fast128x256Pipe3IdxMma;
+typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 1, ROUND_NONE, true, true, 2, true> Fast128x256Pipe3Idx4LateMma;
+// SWZ: unpadded rows, swizzled; ILV: A interleaved by the pass (no moves into A's registers)
+typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true, true, 1, false, true> Fast128x256Pipe3IdxSwz;
+typedef FastTiling<128, 256, 32, 64, 64, 4, ASYNC, 0, ROUND_NONE, true, true, 1, false, true> Fast128x256Pipe4IdxSwz;
+typedef FastTiling<128, 256, 32, 64, 64, 4, ASYNC, 1, ROUND_NONE, true, true, 2, false, true> Fast128x256Pipe4Idx4LateSwz;
+typedef FastTiling<128, 128, 32, 64, 64, 3, ASYNC, 1, ROUND_NONE, true, true, 2, false, true> Fast128x128w4Pipe3Idx4LateSwz;
+typedef FastTiling<128, 128, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true, true, 1, false, true> Fast128x128w4Pipe3IdxSwz;
+typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true, true, 1, false, false, true> Fast128x256Pipe3IdxIlv;
+typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 1, ROUND_NONE, true, true, 2, false, false, true> Fast128x256Pipe3Idx4LateIlv;
+typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true, true, 1, true, false, true> Fast128x256Pipe3IdxIlvMma;
+typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 1, ROUND_NONE, true, true, 2, true, false, true> Fast128x256Pipe3Idx4LateIlvMma;
 // 4 warps of 64 x 64: two blocks an SM (255 registers each), so one block's barrier
 // leaves the other's warps working
 typedef FastTiling<128, 128, 32, 64, 64, 3, ASYNC, 0, ROUND_SHARED, true> Fast128x128w4Pipe3;
@@ -480,9 +562,20 @@ __global__ void fastTransposeTF32(const float *in, float *out, int rows, int col
     for (int r = 0; r < 32; r += 8)
         out[(size_t)(y + r) * rows + x] = tile[threadIdx.x][threadIdx.y + r];
 }
+// in (rows x cols, rows a multiple of 16) rounded to TF32 into out with rows r and r + 8
+// of each 16 interleaved (ILV): out row 8 (r / 16) + r % 8 holds at 2c and 2c + 1 the
+// elements (r, c) and (r + 8, c); rows / 2 x 2 cols, both sides' accesses coalesced
+__global__ void fastInterleaveTF32(const float *in, float2 *out, int rows, int cols)
+{
+    size_t half = (size_t)rows / 2 * cols;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < half; i += (size_t)gridDim.x * blockDim.x) {
+        size_t ro = i / cols, c = i % cols, r = ro / 8 * 16 + ro % 8;
+        out[i] = make_float2(wmma::__float_to_tf32(in[r * cols + c]), wmma::__float_to_tf32(in[(r + 8) * cols + c]));
+    }
+}
 // The operands as a tiling that rounds nothing (ROUND_NONE) takes them: A (m x k) rounded
-// to TF32 into a, B (k x n) into b, transposed (n x k) where T::BT; m, k and n multiples
-// of 32. a may be A; b may be B unless T::BT.
+// to TF32 into a (interleaved where T::ILV), B (k x n) into b, transposed (n x k) where
+// T::BT; m, k and n multiples of 32. a may be A unless T::ILV; b may be B unless T::BT.
 template <class T>
 void tcFastPrepare(const float *A, const float *B, float *a, float *b, int m, int k, int n,
                    cudaStream_t stream = 0)
@@ -492,7 +585,10 @@ void tcFastPrepare(const float *A, const float *B, float *a, float *b, int m, in
         fastRoundTF32<<<(unsigned)(blocks < 1056 ? blocks : 1056), 256, 0, stream>>>(
             (const float4 *)in, (float4 *)out, count / 4);
     };
-    round(A, a, (size_t)m * k);
+    if constexpr (T::ILV)
+        fastInterleaveTF32<<<1056, 256, 0, stream>>>(A, (float2 *)a, m, k);
+    else
+        round(A, a, (size_t)m * k);
     if constexpr (T::BT)
         fastTransposeTF32<<<dim3(n / 32, k / 32), dim3(32, 8), 0, stream>>>(B, b, k, n);
     else
@@ -546,11 +642,17 @@ static void tcFastRun(const float *A_h, const float *B_h, float *C_h, int m, int
     float *B_d = toDevicePadded(B_h, k, n, kp, np);
     float *C_d;
     CHECK(cudaMalloc((void **)&C_d, (size_t)mp * np * sizeof(float)));
-    if constexpr (!HALF && T::ROUND == ROUND_NONE) { // rounded (B transposed) here, once
-        float *b = B_d;
+    if constexpr (!HALF && T::ROUND == ROUND_NONE) { // rounded (rearranged) here, once
+        float *a = A_d, *b = B_d;
+        if (T::ILV)
+            CHECK(cudaMalloc((void **)&a, (size_t)mp * kp * sizeof(float)));
         if (T::BT)
             CHECK(cudaMalloc((void **)&b, (size_t)kp * np * sizeof(float)));
-        tcFastPrepare<T>(A_d, B_d, A_d, b, mp, kp, np);
+        tcFastPrepare<T>(A_d, B_d, a, b, mp, kp, np);
+        if (a != A_d) {
+            CHECK(cudaFree(A_d));
+            A_d = a;
+        }
         if (b != B_d) {
             CHECK(cudaFree(B_d));
             B_d = b;
