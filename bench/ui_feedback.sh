@@ -13,11 +13,13 @@
 #          code changes (what the emulator's fast build path serves).
 #        Save 0 (the failing text) comes first and is not counted: it builds the file's
 #        host code for the first time.
-# Prints one line per save (end-to-end ms, the grading job's own ms as the status line
-# reports it, the difference: debounce + UI, and the job's phases as the TUI timed them
-# from the grader's progress messages: build = nvcc, split into the program's compile
-# and the PTX compile that run side by side, reference = CPU reference, run = the
-# datasets, checks = memcheck), then min/median/max. Exits 77 when
+# Prints one line per save: the first verdict (ms from the save until the results pane
+# shows the first dataset's mark for THIS save: the build passed and that dataset was
+# judged; the TUI shows results as they come, issue 16), the final verdict (end to end:
+# the status line's verdict), the grading job's own ms as the status line reports it,
+# the difference: debounce + UI, and the job's phases as the TUI timed them from the
+# grader's progress messages: build = nvcc/NVRTC, reference = CPU reference, run = the
+# datasets, checks = memcheck, performance...), then min/median/max of both. Exits 77 when
 # this build cannot grade on the backend (no nvcc, no emulator runtime) or without tmux.
 set -u
 
@@ -82,16 +84,31 @@ save_text() { # I
 	fi
 }
 
-results=()
+# The first dataset the quick run grades (perf datasets are skipped in quick runs), whose
+# mark in the results pane is the first verdict.
+FIRST=$(awk '/^datasets:/ { d = 1; next } d && /^[a-z]/ { d = 0 }
+	d && /^  - name:/ { name[++n] = $3 } d && /^    perf: *true/ { perf[n] = 1 }
+	END { for (k = 1; k <= n; k++) if (!perf[k]) { print name[k]; exit } }' "$SRC/labs/$LAB/lab.yaml")
+[ -n "$FIRST" ] || { echo "no dataset in $SRC/labs/$LAB/lab.yaml"; exit 2; }
+
+results=() firsts=()
 for i in $(seq 0 "$RUNS"); do
 	# Alternate a passing and a failing file so each verdict differs from the last.
-	if [ $((i % 2)) = 1 ]; then want=PASSED verdict=passed; else want=FAILED verdict=failed; fi
+	if [ $((i % 2)) = 1 ]; then want=PASSED verdict=passed mark=$'\u2714'; else want=FAILED verdict=failed mark=$'\u2718'; fi
 	save_text "$i" >"$FILE.tmp"
 	before=$(runs)
 	t0=$(now_ms)
 	mv "$FILE.tmp" "$FILE" # save by rename, as vim does
 	# The verdict of THIS save: state.json counts the run, the status line shows it.
 	deadline=$((SECONDS + 60))
+	# The first verdict: the first dataset's mark as this save's run shows it (the last
+	# save's report showed the other mark, since the verdicts alternate).
+	t_first=
+	until [ -n "$t_first" ] || { [ "$(runs)" -gt "$before" ] && screen | grep -Eq "^ $LAB $verdict: "; }; do
+		screen | grep -Fq " $mark correctness: $FIRST (" && t_first=$(now_ms) && break
+		[ $SECONDS -lt $deadline ] || { echo "timed out waiting for the first verdict"; screen; exit 1; }
+		sleep 0.02
+	done
 	until [ "$(runs)" -gt "$before" ] && screen | grep -Eq "^ $LAB $verdict: "; do
 		[ $SECONDS -lt $deadline ] || { echo "timed out waiting for the verdict"; screen; exit 1; }
 		sleep 0.02
@@ -100,13 +117,20 @@ for i in $(seq 0 "$RUNS"); do
 	job=$(screen | sed -n "s/^ $LAB $verdict: .* in \\([0-9.]*\\) s.*/\\1/p" | tail -1)
 	job_ms=$(awk -v s="$job" 'BEGIN { printf "%d", s * 1000 }')
 	e2e=$((t1 - t0))
+	first=$(( ${t_first:-$t1} - t0 ))
 	# The TUI logs each run's phases (from the grader's progress messages) in tui.log.
 	phases=$(grep "pmpplab: $LAB quick run:" "$WORK/ws/.pmpplab/tui.log" | tail -1 | sed 's/.*ms: //')
-	printf 'save %d (%s, %s): %5d ms end to end, job %5d ms, debounce+ui %4d ms | %s\n' \
-		"$i" "$MODE" "$want" "$e2e" "$job_ms" $((e2e - job_ms)) "$phases"
-	[ "$i" = 0 ] || results+=("$e2e")
+	printf 'save %d (%s, %s): first verdict %5d ms, final %5d ms end to end, job %5d ms, debounce+ui %4d ms | %s\n' \
+		"$i" "$MODE" "$want" "$first" "$e2e" "$job_ms" $((e2e - job_ms)) "$phases"
+	[ "$i" = 0 ] || { results+=("$e2e"); firsts+=("$first"); }
 	sleep 0.3
 done
-printf '%s\n' "${results[@]}" | sort -n | awk -v lab="$LAB" -v mode="$MODE" '{ v[NR] = $1 } END {
-	printf "%s, %s edits: end to end over %d saves: min %d ms, median %d ms, max %d ms\n", lab, mode, NR, v[1],
-		v[int((NR + 1) / 2)], v[NR] }'
+summary() { # WHAT VALUES...
+	local what=$1
+	shift
+	printf '%s\n' "$@" | sort -n | awk -v lab="$LAB" -v mode="$MODE" -v what="$what" '{ v[NR] = $1 } END {
+		printf "%s, %s edits: %s over %d saves: min %d ms, median %d ms, max %d ms\n", lab, mode,
+			what, NR, v[1], v[int((NR + 1) / 2)], v[NR] }'
+}
+summary "first verdict ($FIRST)" "${firsts[@]}"
+summary "end to end" "${results[@]}"

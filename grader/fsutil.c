@@ -229,9 +229,14 @@ void fs_hash_str(struct fs_hash *h, const char *s)
 
 void fs_hash_file(struct fs_hash *h, const char *path)
 {
+	fs_hash_str(h, path);
+	fs_hash_content(h, path);
+}
+
+void fs_hash_content(struct fs_hash *h, const char *path)
+{
 	size_t len;
 	char *data = fs_read(path, &len);
-	fs_hash_str(h, path);
 	if (data)
 		fs_hash_add(h, data, len);
 	else

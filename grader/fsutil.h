@@ -33,8 +33,11 @@ struct fs_hash { uint64_t a, b; };
 void fs_hash_init(struct fs_hash *h);
 void fs_hash_add(struct fs_hash *h, const void *data, size_t len);
 void fs_hash_str(struct fs_hash *h, const char *s);   /* includes the terminating NUL */
-/* Adds a file's content (or its absence). */
+/* Adds a file's path and content (or its absence). */
 void fs_hash_file(struct fs_hash *h, const char *path);
+/* Adds a file's content (or its absence) alone: for a file whose folder differs from run
+ * to run (a grading's inputs, in its private folder). */
+void fs_hash_content(struct fs_hash *h, const char *path);
 void fs_hash_hex(const struct fs_hash *h, char out[33]);
 
 #endif

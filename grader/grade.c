@@ -276,7 +276,7 @@ static bool expected_kept(const struct grading *g, const char *request, char *pa
 	fs_hash_init(&h);
 	fs_hash_str(&h, "pmpplab-expected-1");
 	fs_hash_str(&h, g->ref_build.program);
-	fs_hash_file(&h, request);
+	fs_hash_content(&h, request); /* its folder is the grading's own */
 	fs_hash_hex(&h, hex);
 	snprintf(path, len, "%s/expected/%s", cache, hex);
 	free(cache);
@@ -821,6 +821,7 @@ static int grade_performance(struct grading *g, const struct spec_check *c)
 		.spec = g->spec, .backend = g->backend, .student = &g->prog, .tmp = g->box,
 		.student_source = g->source, .seed = g->report->seed,
 		.timeout_ms = lab_timeout_ms(g->spec), .quick = g->opts->quick, .runs = &g->runs,
+		.seed_given = g->opts->seed != 0,
 	};
 	return perf_grade(&ctx, c, g->report, g->diags);
 }

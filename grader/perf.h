@@ -143,6 +143,9 @@ struct perf_context {
 	uint64_t seed;                      /* the run's seed: dataset i is generated with seed + i */
 	unsigned timeout_ms;                /* one run of the student program */
 	bool quick;                         /* a quick run: perf datasets were skipped */
+	bool seed_given;                    /* the same inputs come again (a class, a lab
+					     * check, the TUI's quick runs): the solution's
+					     * counted results are kept (perf_kept_path) */
 	struct subrun *runs;                /* how the programs run (sandbox, fail fast) */
 };
 
@@ -151,6 +154,14 @@ struct perf_context {
  * Returns 0, or -1 with the reason in WHY. For the optimisations check too (optim.h). */
 int perf_run(const struct perf_context *ctx, const struct build_result *b, const char *mode,
 	     const char *extra, const char *request, struct pl_file *out, char *why, size_t whylen);
+/* Where the emulator's counted result of the lab's solution SOL (built) on REQUEST with
+ * MODE is kept between gradings, in the cache (issue 16: the same inputs come again, so
+ * its run is made once, not once a save or once a student): it depends on the solution's
+ * build (its program's and PTX's paths hold their hashes), the inputs' content, MODE,
+ * the emulated GPU ($PMPPLAB_EMU_DEVICE) and the emulator's runtime (its file's identity:
+ * a rebuilt emulator may count differently). False when there is no cache folder. */
+bool perf_kept_path(const struct build_result *sol, const char *mode, const char *request,
+		    char *path, size_t len);
 /* The request file of dataset D in the grading folder into REQUEST, or why not (WHY). */
 int perf_request(const struct perf_context *ctx, const struct spec_dataset *d, char *request,
 		 size_t len, char *why, size_t whylen);

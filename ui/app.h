@@ -43,6 +43,10 @@ struct app {
 	struct results_run run;
 	struct report *partial;  /* the tests of the running job so far (issue 16) */
 	bool rerun_pending, rerun_quick;
+	/* The inputs' seed of every quick run of this session (issue 16): with the same
+	 * inputs, each save's expected outputs and the solution's counted figures are the
+	 * grader's kept ones, computed at the first save. g grades with a fresh seed. */
+	uint64_t quick_seed;
 	const struct lab_spec *rerun_lab; /* the lab the queued run grades */
 	/* The latest result, for report_lab. */
 	const struct lab_spec *report_lab;

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "datagen.h"
 #include "draw.h"
 #include "fsutil.h"
 #include "editor.h"
@@ -151,6 +152,7 @@ static void app_grade(struct app *a, const struct lab_spec *spec, bool quick)
 		.backend = a->backend,
 		.submission = file,
 		.quick = quick,
+		.seed = quick ? a->quick_seed : 0,
 		/* on a GPU, grading also measures the kernels with ncu for the memory panel */
 		.profile = !quick && backend_resolve(a->backend) == BACKEND_GPU,
 		/* a save's quick run: the PTX by NVRTC, ten times faster than nvcc, the same
@@ -258,6 +260,8 @@ static void app_done(struct app *a, struct job_event *ev)
 	else if (ev->report && ev->report->build_ms_host > 0)
 		fprintf(stderr, " (nvcc program %.2f s, PTX %.2f s)", ev->report->build_ms_host / 1000,
 			ev->report->build_ms_ptx / 1000);
+	if (ev->report)
+		fprintf(stderr, ", seed %llu", (unsigned long long)ev->report->seed);
 	fputc('\n', stderr);
 	report_free(a->report);
 	diag_list_release(&a->errors);
@@ -747,7 +751,7 @@ static void tui_stop_job(struct app *a)
 
 int tui_run(const char *ws, const char *labs_dir, enum backend_kind backend)
 {
-	struct app a = { .backend = backend, .view = VIEW_LIST };
+	struct app a = { .backend = backend, .view = VIEW_LIST, .quick_seed = datagen_fresh_seed() };
 	diag_list_init(&a.errors);
 	setlocale(LC_ALL, "");
 	a.ascii = glyph_detect_ascii(nl_langinfo(CODESET), getenv("TERM"), getenv("PMPPLAB_ASCII"));

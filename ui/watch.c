@@ -15,6 +15,7 @@ struct watch_file {
 	int wd;           /* its folder's watch (several files may share one); -1: none */
 	char *name;       /* the file's base name */
 	bool pending;
+	bool complete;    /* the latest event ended a save: due at once */
 	uint64_t last_ms; /* time of the latest change */
 };
 
@@ -86,6 +87,8 @@ bool watch_read(struct watch *w, uint64_t now_ms)
 			for (unsigned i = 0; ev->len && i < w->n; i++)
 				if (w->files[i].wd == ev->wd && strcmp(ev->name, w->files[i].name) == 0) {
 					watch_touch(w, i, now_ms);
+					/* the writer closed it, or a whole file was renamed over it */
+					w->files[i].complete = ev->mask & (IN_CLOSE_WRITE | IN_MOVED_TO);
 					hit = true;
 				}
 			p += sizeof(*ev) + ev->len;
@@ -99,6 +102,7 @@ void watch_touch(struct watch *w, unsigned index, uint64_t now_ms)
 	if (index >= w->n)
 		return;
 	w->files[index].pending = true;
+	w->files[index].complete = false;
 	w->files[index].last_ms = now_ms;
 }
 
@@ -106,6 +110,8 @@ static int file_timeout(const struct watch_file *f, uint64_t now_ms)
 {
 	if (!f->pending)
 		return -1;
+	if (f->complete)
+		return 0;
 	uint64_t due = f->last_ms + WATCH_DEBOUNCE_MS;
 	return now_ms >= due ? 0 : (int)(due - now_ms);
 }

@@ -1,6 +1,7 @@
-/* fsutil: atomic writes and copies leave nothing half-written or temporary, and the
- * sweep removes exactly what a dead writer left. */
+/* fsutil: atomic writes and copies leave nothing half-written or temporary, the sweep
+ * removes exactly what a dead writer left, and content hashes ignore the folder. */
 #include <errno.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -100,11 +101,45 @@ static void test_sweep(void **state)
 	assert_int_equal(fs_sweep_stale(at("nothing-here")), 0);
 }
 
+static void hex_of(char out[33], const char *path, bool with_path)
+{
+	struct fs_hash h;
+	fs_hash_init(&h);
+	if (with_path)
+		fs_hash_file(&h, path);
+	else
+		fs_hash_content(&h, path);
+	fs_hash_hex(&h, out);
+}
+
+/* Issue 16: a grading's inputs lie in a folder of its own, so what is kept by their
+ * content (expected outputs, the solution's counted run) must not hash the name. */
+static void test_hash_content(void **state)
+{
+	(void)state;
+	char a[33], b[33], c[33], missing[33];
+	assert_int_equal(fs_write_atomic(at("one.in"), "inputs", 6), 0);
+	assert_int_equal(fs_write_atomic(at("two.in"), "inputs", 6), 0);
+	hex_of(a, at("one.in"), false);
+	hex_of(b, at("two.in"), false);
+	assert_string_equal(a, b);
+	hex_of(a, at("one.in"), true);
+	hex_of(b, at("two.in"), true);
+	assert_string_not_equal(a, b); /* fs_hash_file: the path counts */
+	assert_int_equal(fs_write_atomic(at("two.in"), "inputz", 6), 0);
+	hex_of(a, at("one.in"), false);
+	hex_of(c, at("two.in"), false);
+	assert_string_not_equal(a, c);
+	hex_of(missing, at("none.in"), false);
+	assert_string_not_equal(a, missing);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_write_and_copy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sweep, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hash_content, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -111,6 +111,11 @@ tm send-keys -t e2e Escape
 wait_for 10 "$LAB +[0-9]+ +(✔|\\+) passed .*Vector addition"
 capture list-80x24
 quit_and_check
+# The quick runs of one session (3: r, 4: the save) share one seed (issue 16: the
+# expected outputs and the solution's counted run are then the first run's, kept).
+seeds=$(sed -n "s/^pmpplab: $LAB quick run: .*, seed \([0-9]*\).*/\1/p" "$WORK/ws/.pmpplab/tui.log")
+[ "$(wc -l <<<"$seeds")" -ge 2 ] && [ "$(sort -u <<<"$seeds" | wc -l)" = 1 ] ||
+	fail "the session's quick runs did not share one seed: $(echo $seeds) (tui.log: $(cat "$WORK/ws/.pmpplab/tui.log"))"
 
 # 7. Again without colour, on a vt100, in an ASCII-only locale: the same list, drawn in
 #    ASCII only, and the progress kept from the first session.
@@ -195,7 +200,6 @@ grep -q 'bak\.N' "$SCREENS/reset-80x24.txt" && fail "the reset message shows bak
 tm send-keys -t e2e Escape
 wait_for 10 "$LAB +[0-9]+ .*Vector addition"
 quit_and_check
-
 # 10. Results as they come, and a save that stops the run going (issue 16). A file whose
 #     kernel is wrong for n = 1 and whose host code waits 8 s on the larger datasets:
 #     the failed first dataset, with what went wrong, is on the screen while the run

@@ -1,5 +1,6 @@
 /* watch: saves are seen whether the editor writes in place or renames a new file over
- * the old one, other files are ignored, and a burst of events gives one change. */
+ * the old one, other files are ignored, a save whose last event ends it is due at once
+ * (issue 16) and a burst of other events gives one change. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -76,11 +77,29 @@ static void test_in_place(void **state)
 	assert_int_equal(watch_timeout(w, 1000), -1);
 	write_file(file, "// edited\n");
 	assert_true(wait_read(w, 1000));
+	/* the writer closed the file: the save is whole, no debounce (issue 16) */
+	assert_int_equal(watch_timeout(w, 1000), 0);
+	assert_int_equal(watch_take(w, 1000), 0);
+	assert_int_equal(watch_take(w, 5000), -1); /* once */
+	watch_free(w);
+}
+
+/* A file created and still open (an editor writing it now): debounced until it is
+ * closed, then due at once. */
+static void test_created_open(void **state)
+{
+	(void)state;
+	struct watch *w = watch_one(file);
+	assert_int_equal(unlink(file), 0);
+	int fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	assert_true(fd >= 0);
+	assert_true(wait_read(w, 1000));
 	assert_int_equal(watch_take(w, 1000), -1); /* not yet: debounce */
 	assert_int_equal(watch_timeout(w, 1000), WATCH_DEBOUNCE_MS);
-	assert_int_equal(watch_timeout(w, 1000 + WATCH_DEBOUNCE_MS), 0);
-	assert_int_equal(watch_take(w, 1000 + WATCH_DEBOUNCE_MS), 0);
-	assert_int_equal(watch_take(w, 5000), -1); /* once */
+	assert_int_equal(write(fd, "// new\n", 7), 7);
+	assert_int_equal(close(fd), 0);
+	assert_true(wait_read(w, 1010));
+	assert_int_equal(watch_take(w, 1010), 0);
 	watch_free(w);
 }
 
@@ -98,7 +117,7 @@ static void test_rename_save(void **state)
 		struct pollfd p = {watch_fd(w), POLLIN, 0};
 		assert_true(poll(&p, 1, 1000) > 0);
 		assert_true(watch_read(w, 2000));
-		assert_int_equal(watch_take(w, 2000 + WATCH_DEBOUNCE_MS), 0);
+		assert_int_equal(watch_take(w, 2000), 0); /* renamed into place: whole */
 	}
 	watch_free(w);
 }
@@ -151,13 +170,17 @@ static void test_several_files(void **state)
 	assert_true(watch_add(w, "/nonexistent-pmpplab/x.cu") < 0);
 	assert_int_equal(watch_add(w, file2), 2);
 	assert_int_equal(watch_add(w, other), 3); /* a second file of file's folder */
-	write_file(file2, "// saved\n");
-	assert_true(wait_read(w, 1000));
-	write_file(other, "saved later\n");
-	assert_true(wait_read(w, 1050));
+	watch_touch(w, 2, 1000); /* changes recorded by hand are debounced */
+	watch_touch(w, 3, 1050);
 	assert_int_equal(watch_take(w, 1000 + WATCH_DEBOUNCE_MS), 2);
 	assert_int_equal(watch_take(w, 1000 + WATCH_DEBOUNCE_MS), -1); /* other: not yet */
 	assert_int_equal(watch_take(w, 1050 + WATCH_DEBOUNCE_MS), 3);
+	write_file(file2, "// saved\n");
+	assert_true(wait_read(w, 2000));
+	write_file(other, "saved later\n");
+	assert_true(wait_read(w, 2050));
+	assert_int_equal(watch_take(w, 2050), 2); /* both whole: by the order added */
+	assert_int_equal(watch_take(w, 2050), 3);
 	assert_int_equal(watch_timeout(w, 5000), -1); /* vecadd.cu was not saved */
 	watch_free(w);
 	unlink(file2);
@@ -168,6 +191,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_in_place, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_created_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rename_save, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_files_ignored, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_several_files, setup, teardown),
