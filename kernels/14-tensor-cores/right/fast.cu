@@ -88,6 +88,7 @@ enum FastRound { ROUND_FRAG, ROUND_SHARED, ROUND_NONE };
 // SWZ (IDX, BK 32, bench only): rows unpadded, float4 q of row r stored at q ^ s(r)
 // (s(r) = 4 (r & 1) + (r & 2)): the fragment loads and the copies still hit 32 banks,
 // and a stage is a third smaller (IDX 2: 4 stages of 128 x 256 fit, 2 blocks of 128 x 128).
+// With ILV, B's rows only (A's, of 64 floats, stay padded).
 // ILV (IDX, bench only): A comes from the pass with rows g and g + 8 of each 16
 // interleaved (row 8(r / 16) + r % 8, k at 2k + r % 16 / 8): one float4 holds a whole
 // m16n8k8 A tile of a lane, in register order (the float2/float4 fill needs moves).
@@ -113,6 +114,7 @@ struct FastTiling {
         // 64 for IDX 1's single float4s; SWZ: no padding)
         static const int PADB = SWZ ? 0 : IDX == 2 ? 64 : IDX ? 32 : 16;
         static const int LDA = AK + (ILV ? IDX == 2 ? 16 : 64 : PADB) / (int)sizeof(E);
+        static_assert(!ILV || BT, "ILV: B transposed");
         // + 32 bytes: row r at bank 8r (BT: rows of k as A's)
         static const int LDB = BT ? BK + PADB / (int)sizeof(E) : BN + 32 / (int)sizeof(E);
         static const int A_STAGE = AR * LDA, B_STAGE = BT ? BN * LDB : BK * LDB;
@@ -127,7 +129,6 @@ struct FastTiling {
     static_assert(IDX != 2 || BK % 32 == 0, "IDX 2: an even number of two-step groups a phase");
     static_assert(!MMA || IDX, "MMA: IDX only (fragments in the H100's layout)");
     static_assert(!(SWZ || ILV) || (IDX && BK == 32), "SWZ, ILV: IDX, rows of 32 floats");
-    static_assert(!(SWZ && ILV), "SWZ: not with ILV (rows of 64 floats)");
     static_assert(!PIPE || (COPY == ASYNC && BK % 16 == 0),
                   "PIPE: cp.async, an even number of wmma steps a phase (each step's set fixed)");
 };
@@ -205,7 +206,7 @@ tcFastKernel(const float *__restrict__ A, const float *__restrict__ B, float *__
     // multiples of 4, so a thread's rows share s
     static_assert(!T::SWZ || (A_STEP % 4 == 0 && B_STEP % 4 == 0), "SWZ: rows 4 apart");
     auto swz = [](int r) { return T::SWZ ? 4 * (4 * (r & 1) + (r & 2)) : 0; };
-    const int aSwz = aCol ^ swz(aRow), bSwz = bCol ^ swz(bRow);
+    const int aSwz = T::ILV ? aCol : aCol ^ swz(aRow), bSwz = bCol ^ swz(bRow);
     auto eachA = [&](int ph, auto f) {
         const float *g = Ag + ph * T::AK;
 #pragma unroll
@@ -527,6 +528,9 @@ typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true, true, 1,
 typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 1, ROUND_NONE, true, true, 2, false, false, true> Fast128x256Pipe3Idx4LateIlv;
 typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true, true, 1, true, false, true> Fast128x256Pipe3IdxIlvMma;
 typedef FastTiling<128, 256, 32, 64, 64, 3, ASYNC, 1, ROUND_NONE, true, true, 2, true, false, true> Fast128x256Pipe3Idx4LateIlvMma;
+typedef FastTiling<128, 256, 32, 64, 64, 4, ASYNC, 1, ROUND_NONE, true, true, 2, false, true, true> Fast128x256Pipe4Idx4LateIlvSwz;
+typedef FastTiling<128, 128, 32, 64, 64, 3, ASYNC, 1, ROUND_NONE, true, true, 2, false, true, true> Fast128x128w4Pipe3Idx4LateIlvSwz;
+typedef FastTiling<128, 128, 32, 64, 64, 3, ASYNC, 0, ROUND_NONE, true, true, 1, false, true, true> Fast128x128w4Pipe3IdxIlvSwz;
 // 4 warps of 64 x 64: two blocks an SM (255 registers each), so one block's barrier
 // leaves the other's warps working
 typedef FastTiling<128, 128, 32, 64, 64, 3, ASYNC, 0, ROUND_SHARED, true> Fast128x128w4Pipe3;
