@@ -4,6 +4,8 @@
 // no memory traffic in the loop, for several warps per SM. Build and run on a GPU:
 //   nvcc -O3 -std=c++17 -arch=sm_90 -o tc_mma_ceiling bench/tc_mma_ceiling.cu && ./tc_mma_ceiling
 // One line per case: precision, warp tile, warps per SM, TFLOP/s (median of 5 runs).
+// "tf32 mma": each 16 x 16 x 8 product as two PTX mma.sync m16n8k8 (fast.cu's fastMma
+// with MMA: HMMA.1688, where nvcc builds wmma's TF32 mma_sync from four HMMA.1684).
 #include <algorithm>
 #include <cstdio>
 #include <vector>
@@ -13,6 +15,12 @@
 #include <mma.h>
 
 #include "gpu_util.cuh"
+
+#define TC_GEMM_BENCH // fast.cu without the lab's entry point: its fastMma
+namespace fast {
+#include "../kernels/14-tensor-cores/right/fast.cu"
+}
+#undef CHECK
 
 using namespace nvcuda;
 
@@ -30,7 +38,7 @@ template <> struct Prec<true> {
 
 // ITER rounds of FM x FN mma_sync a warp; the operands read once from X (ldm 16), the
 // accumulators written to Y so that nothing is left out.
-template <bool HALF, int FM, int FN>
+template <bool HALF, int FM, int FN, bool MMA>
 __global__ void __launch_bounds__(256) ceilingKernel(const typename Prec<HALF>::in *X, float *Y, int iters)
 {
     typedef Prec<HALF> P;
@@ -53,7 +61,7 @@ __global__ void __launch_bounds__(256) ceilingKernel(const typename Prec<HALF>::
         for (int i = 0; i < FM; ++i)
 #pragma unroll
             for (int j = 0; j < FN; ++j)
-                wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]);
+                fast::fastMma<MMA>(acc[i][j], a[i], b[j]);
     int warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
 #pragma unroll
     for (int i = 0; i < FM; ++i)
@@ -63,7 +71,7 @@ __global__ void __launch_bounds__(256) ceilingKernel(const typename Prec<HALF>::
                                     wmma::mem_row_major);
 }
 
-template <bool HALF, int FM, int FN> static void run(int sms, int warpsPerSM)
+template <bool HALF, int FM, int FN, bool MMA = false> static void run(int sms, int warpsPerSM)
 {
     typedef typename Prec<HALF>::in In;
     const int iters = 4096, threads = 128;
@@ -79,7 +87,7 @@ template <bool HALF, int FM, int FN> static void run(int sms, int warpsPerSM)
     std::vector<float> ms;
     for (int r = 0; r < 6; r++) {
         CK(cudaEventRecord(s));
-        ceilingKernel<HALF, FM, FN><<<blocks, threads>>>(X, Y, iters);
+        ceilingKernel<HALF, FM, FN, MMA><<<blocks, threads>>>(X, Y, iters);
         CK(cudaEventRecord(e));
         CK(cudaEventSynchronize(e));
         CK(cudaGetLastError());
@@ -90,7 +98,7 @@ template <bool HALF, int FM, int FN> static void run(int sms, int warpsPerSM)
     }
     std::sort(ms.begin(), ms.end());
     double flops = 2.0 * 16 * 16 * Prec<HALF>::K * FM * FN * (double)iters * blocks * (threads / 32);
-    printf("%-5s warp tile %3dx%-3d %2d warps/SM  %7.1f TFLOP/s\n", HALF ? "fp16" : "tf32", FM * 16, FN * 16,
+    printf("%-8s warp tile %3dx%-3d %2d warps/SM  %7.1f TFLOP/s\n", HALF ? "fp16" : MMA ? "tf32 mma" : "tf32", FM * 16, FN * 16,
            warpsPerSM, flops / ms[ms.size() / 2] / 1e9);
     cudaFree(X), cudaFree(Y);
 }
@@ -105,6 +113,8 @@ int main()
         run<false, 4, 4>(p.multiProcessorCount, w);
     for (int w : {8, 16})
         run<false, 4, 2>(p.multiProcessorCount, w);
+    for (int w : {4, 8})
+        run<false, 4, 4, true>(p.multiProcessorCount, w);
     run<true, 4, 4>(p.multiProcessorCount, 8);
     return 0;
 }
