@@ -276,9 +276,19 @@ cudaError_t cudaDeviceSetLimit(int limit, size_t value)
 		return rt_attr_set_persisting_l2(value);
 	if (limit < 0 || limit > 2)
 		return rt_error_set(limit <= 6 ? cudaErrorUnsupportedLimit : cudaErrorInvalidValue);
+	/* cudaLimitMallocHeapSize: kernels' malloc and new. The runtime API says it must be
+	 * set before a kernel that uses malloc or free launches (cudaErrorInvalidValue
+	 * after; an H200 does so): the kernels queued so far count. */
+	if (limit == 2) {
+		rt_async_idle();
+		if (emu_set_heap_size(value) != 0) {
+			rt_report_error("cudaDeviceSetLimit: the malloc heap's size cannot change once "
+					"a kernel has used malloc or free; set "
+					"cudaLimitMallocHeapSize before the first such launch");
+			return rt_error_set(cudaErrorInvalidValue);
+		}
+	}
 	rt_limits[limit] = value;
-	if (limit == 2) /* cudaLimitMallocHeapSize: kernels' malloc and new */
-		emu_set_heap_size(value);
 	return cudaSuccess;
 }
 

@@ -464,6 +464,38 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gra
 					  cudaGraphNodeTypeMemFree, &dptr, 0));
 }
 
+/* The handles a conditional node uses: a handle drives one node only (a GPU refuses a
+ * second node on it with cudaErrorInvalidValue, measured on an H200). Handles are never
+ * freed (see cudaGraphConditionalHandleCreate), so neither is this list. */
+static pthread_mutex_t rt_taken_lock = PTHREAD_MUTEX_INITIALIZER;
+static cudaGraphConditionalHandle *rt_taken;
+static size_t rt_ntaken;
+
+/* Marks h as used by a node; cudaErrorInvalidValue when a node uses it already. */
+static cudaError_t rt_handle_take(cudaGraphConditionalHandle h)
+{
+	cudaError_t e = cudaSuccess;
+	pthread_mutex_lock(&rt_taken_lock);
+	for (size_t i = 0; i < rt_ntaken && !e; i++)
+		if (rt_taken[i] == h)
+			e = cudaErrorInvalidValue;
+	cudaGraphConditionalHandle *grown =
+		e ? NULL : realloc(rt_taken, (rt_ntaken + 1) * sizeof *grown);
+	if (grown) {
+		rt_taken = grown;
+		rt_taken[rt_ntaken++] = h;
+	} else if (!e) {
+		e = cudaErrorMemoryAllocation;
+	}
+	pthread_mutex_unlock(&rt_taken_lock);
+	if (e == cudaErrorInvalidValue)
+		rt_report_error("cudaGraphAddNode: conditional handle %#llx already drives another "
+				"conditional node; a handle belongs to one node: create one "
+				"handle per node with cudaGraphConditionalHandleCreate",
+				(unsigned long long)h);
+	return e;
+}
+
 /* A conditional node: its bodies are empty graphs the caller fills (phGraph_out). */
 static cudaError_t rt_add_conditional(cudaGraphNode_t *out, cudaGraph_t g,
 				      const cudaGraphNode_t *deps, size_t ndeps,
@@ -473,6 +505,9 @@ static cudaError_t rt_add_conditional(cudaGraphNode_t *out, cudaGraph_t g,
 		     : c->type == cudaGraphCondTypeSwitch ? ~0u : 0;
 	if (!c->size || c->size > max)
 		return cudaErrorInvalidValue;
+	cudaError_t e = rt_handle_take(c->handle);
+	if (e)
+		return e;
 	struct rt_payload *p = rt_payload_new(cudaGraphNodeTypeConditional);
 	if (!p)
 		return cudaErrorMemoryAllocation;
@@ -1303,6 +1338,34 @@ static void rt_exec_run(cudaGraphExec_t x)
 	}
 }
 
+/* What a launch of x does to the graph memory footprint (rt_memory_graph_launch): the
+ * most bytes its own allocations hold at once, in the order it runs; the bytes it leaves
+ * allocated (its allocations it does not free; with cudaGraphInstantiateFlagAutoFreeOnLaunch
+ * only at the first launch), less the earlier launches' allocations it frees. */
+static void rt_exec_memory(cudaGraphExec_t x, uint64_t *peak, int64_t *held)
+{
+	uint64_t live = 0;
+	*peak = 0;
+	*held = 0;
+	int again = (x->flags & 1 /* cudaGraphInstantiateFlagAutoFreeOnLaunch */) && x->last;
+	for (size_t i = 0; i < x->n; i++) {
+		const struct rt_payload *p = x->x[i].p;
+		if (p->type == cudaGraphNodeTypeMemAlloc) {
+			live += p->bytes;
+			*held += again ? 0 : (int64_t)p->bytes;
+			*peak = live > *peak ? live : *peak;
+		} else if (p->type == cudaGraphNodeTypeMemFree) {
+			size_t size = rt_memory_graph_bytes(p->dptr);
+			int own = 0;
+			for (size_t k = 0; k < x->n && !own; k++)
+				own = x->x[k].p->type == cudaGraphNodeTypeMemAlloc &&
+				      x->x[k].p->dptr == p->dptr;
+			live -= own && size <= live ? size : 0;
+			*held -= own && again ? 0 : (int64_t)size;
+		}
+	}
+}
+
 static void rt_exec_op(void *arg)
 {
 	if (!rt_async_skipping())
@@ -1325,8 +1388,13 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
 		return rt_error_set(cudaErrorStreamCaptureUnsupported);
 	}
 	rt_async_flush(); /* a launch writes the finished kernels' printf output */
+	uint64_t peak;
+	int64_t held;
+	rt_exec_memory(graphExec, &peak, &held);
 	graphExec->last = rt_stream_submit(stream, rt_exec_op, graphExec, RT_WORK_DEVICE,
 					   cudaGraphNodeTypeGraph);
+	if (peak || held)
+		rt_memory_graph_launch(stream, graphExec->last, peak, held);
 	/* event record nodes: recorded when the graph is done (its work is one operation) */
 	for (size_t i = 0; i < graphExec->n; i++)
 		if (graphExec->x[i].p->type == cudaGraphNodeTypeEventRecord &&

@@ -54,6 +54,13 @@ cudaError_t rt_memory_graph_reserve(size_t size, void **out);
 cudaError_t rt_memory_graph_map(void *p, size_t size);
 cudaError_t rt_memory_graph_unmap(void *p);
 cudaError_t rt_memory_graph_footprint(int attr, uint64_t *value, int set);
+/* The size of the graph allocation at p (0 when p starts none). */
+size_t rt_memory_graph_bytes(const void *p);
+/* cudaGraphLaunch (operation seq on stream) of a graph whose own allocations hold at most
+ * peak bytes at once and which leaves held more bytes allocated (negative: it frees
+ * earlier launches' allocations): grows the footprint to what the launch needs. */
+cudaError_t rt_memory_graph_launch(const void *stream, uint64_t seq, uint64_t peak,
+				   int64_t held);
 void rt_memory_graph_trim(void);
 
 /* cudaDeviceReset: frees every allocation the program made. */

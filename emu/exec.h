@@ -63,8 +63,10 @@ int emu_run_cooperative(const struct emu_launch *l, struct emu_fault *fault);
 
 /* The device heap that malloc/free and new/delete in kernels allocate from
  * (cudaLimitMallocHeapSize: 8 MiB unless set). Each block is a device allocation of its
- * own, so its overruns and uses after free are caught as cudaMalloc'd memory's are. */
-void emu_set_heap_size(size_t bytes);
+ * own, so its overruns and uses after free are caught as cudaMalloc'd memory's are.
+ * Its size is fixed once a kernel has called malloc or free (a GPU fixes it when such a
+ * kernel launches): then returns -EBUSY and changes nothing. */
+int emu_set_heap_size(size_t bytes);
 
 /* Device printf output goes here (default stdout); the runtime may redirect it. Output
  * of one launch is written in block order, then thread order, at the end of each block. */

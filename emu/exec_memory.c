@@ -17,14 +17,19 @@
 
 static const char heap_label[] = "device malloc";
 static atomic_size_t heap_limit = (size_t)8 << 20, heap_used;
+static atomic_int heap_fixed; /* a kernel called malloc or free */
 
-void emu_set_heap_size(size_t bytes)
+int emu_set_heap_size(size_t bytes)
 {
+	if (atomic_load(&heap_fixed))
+		return -EBUSY;
 	atomic_store(&heap_limit, bytes);
+	return 0;
 }
 
 uint64_t heap_malloc(uint64_t size)
 {
+	atomic_store(&heap_fixed, 1);
 	if (!size)
 		return 0;
 	size_t used = atomic_fetch_add(&heap_used, size) + size;
@@ -40,6 +45,7 @@ uint64_t heap_malloc(uint64_t size)
 int heap_free(struct warp *w, uint64_t p)
 {
 	struct devmem_info info;
+	atomic_store(&heap_fixed, 1);
 	if (!p)
 		return 0;
 	if (devmem_find(p, &info) != 0 || info.base != p || !info.label ||

@@ -345,11 +345,22 @@ int main()
 	swp.conditional.type = cudaGraphCondTypeSwitch;
 	swp.conditional.size = 3;
 	CHECK(cudaGraphAddNode(&sw, swg, &chooser, NULL, 1, &swp));
+	// a handle drives one conditional node: the if node needs its own, set by its own kernel
 	cudaGraphNodeParams ifp = {cudaGraphNodeTypeConditional};
 	ifp.conditional.handle = sh;
 	ifp.conditional.type = cudaGraphCondTypeIf;
 	ifp.conditional.size = 2;
-	CHECK(cudaGraphAddNode(&ifnode, swg, &sw, NULL, 1, &ifp));
+	printf(" a second node on the switch's handle: %s\n",
+	       cudaGetErrorName(cudaGraphAddNode(&ifnode, swg, &sw, NULL, 1, &ifp)));
+	cudaGetLastError();
+	cudaGraphConditionalHandle ih;
+	CHECK(cudaGraphConditionalHandleCreate(&ih, swg, 0, 0));
+	void *ifargs[] = {&dval, &ih};
+	kparams.kernel.kernelParams = ifargs;
+	cudaGraphNode_t ifchooser;
+	CHECK(cudaGraphAddNode(&ifchooser, swg, &sw, NULL, 1, &kparams));
+	ifp.conditional.handle = ih;
+	CHECK(cudaGraphAddNode(&ifnode, swg, &ifchooser, NULL, 1, &ifp));
 	for (int k = 0; k < 3; k++) {
 		int which = k;
 		void *a1[] = {&which};

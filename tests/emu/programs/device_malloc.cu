@@ -1,8 +1,9 @@
 // malloc/free and new/delete in kernels (issue 18: NVIDIA's newdelete): a block per
 // thread, written and read back; one block shared through shared memory; objects made
 // with new and destroyed with delete in a later launch; a heap too small for a request
-// (malloc returns NULL, as the CUDA programming guide says); a free of a pointer malloc
-// did not return, which stops the kernel at its line on the emulator.
+// (malloc returns NULL, as the CUDA programming guide says), its size set before the
+// first malloc kernel (a later set is refused, as the runtime API says); a free of a
+// pointer malloc did not return, which stops the kernel at its line on the emulator.
 #include "check.h"
 
 struct Pair {
@@ -79,6 +80,8 @@ int main()
 	CHECK(cudaMallocManaged(&ok, sizeof(int)));
 	CHECK(cudaMallocManaged(&sums, 4 * sizeof(int)));
 	CHECK(cudaMallocManaged(&sum, sizeof(int)));
+	// the heap's size is set before the first kernel that uses malloc, as CUDA requires
+	CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 16 << 20));
 	*ok = 0;
 	perThread<<<4, 64>>>(ok);
 	CHECK(cudaDeviceSynchronize());
@@ -93,8 +96,10 @@ int main()
 	readAndDelete<<<1, 128>>>(slot, 100, sum);
 	CHECK(cudaDeviceSynchronize());
 	printf("new/delete: sum %d\n", *sum);
+	printf("heap size set after malloc kernels ran: %s\n",
+	       cudaGetErrorName(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 32 << 20)));
+	cudaGetLastError();
 	size_t heap = 0;
-	CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 16 << 20));
 	CHECK(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize));
 	unsigned long long *got;
 	CHECK(cudaMallocManaged(&got, sizeof *got));
