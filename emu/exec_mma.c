@@ -203,15 +203,22 @@ static int wmma_ldst(struct block *b, struct warp *w, const struct ptx_insn *in,
 	const uint64_t *base = R + (size_t)in->s[0] * 32, *ldm = R + (size_t)in->s[1] * 32;
 	struct emu_trace_sm *tsm = b->tsm;
 	uint64_t addr[32];
+	/* The PTX ISA: each row (column) starts aligned to the size of the fragment in bytes
+	 * (32 for an f16 matrix_a or an f32 accumulator, 8 for an s8/u8 matrix_a, as NVIDIA's
+	 * immaTensorCoreGemm loads them 16 bytes apart). The stride: a multiple of 16 bytes
+	 * (the CUDA C++ guide) or of the fragment's size when smaller; the ISA asks the
+	 * fragment's size always, but GPUs run 16-byte strides of 32-byte fragments. */
+	unsigned fbytes = mm->nd * (t == MT_F64 ? 8u : 4u), sbytes = fbytes < 16 ? fbytes : 16;
 	for (unsigned l = 0; l < 32; l++) {
 		uint64_t a0 = (base[l] + (uint64_t)in->off) & space_addr_mask((int)sp);
 		unsigned ld = (uint32_t)ldm[l];
-		if (a0 & 31 || (ld * es) & 15)
+		if (a0 % fbytes || (ld * es) % sbytes)
 			return fault_set(b, w, l, in, EMU_FAULT_MISALIGNED, -EFAULT,
 					 "%s: the matrix at 0x%llx with a leading dimension of %u "
-					 "elements: the pointer must be 32-byte aligned and ldm a "
-					 "multiple of 16 bytes", store ? "wmma::store_matrix_sync"
-					 : "wmma::load_matrix_sync", (unsigned long long)a0, ld);
+					 "elements: the pointer must be %u-byte aligned (the size of "
+					 "this fragment) and ldm a multiple of %u bytes",
+					 store ? "wmma::store_matrix_sync" : "wmma::load_matrix_sync",
+					 (unsigned long long)a0, ld, fbytes, sbytes);
 	}
 	for (unsigned i = 0; i < ne; i++) {
 		for (unsigned l = 0; l < 32; l++) {

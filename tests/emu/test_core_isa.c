@@ -242,6 +242,14 @@ static void test_wmma_faults(void **state)
 	assert_int_equal(f.kind, EMU_FAULT_MISALIGNED);
 	assert_int_equal(f.line, source_line("MISALIGNED_LINE"));
 	assert_non_null(strstr(f.message, "32-byte aligned"));
+	/* the alignment is the fragment's size: 8 bytes for an s8 matrix_a */
+	int off = 16;
+	void *iargs[] = { &a, &o, &off };
+	assert_int_equal(run("wmmaInt8Offset", 32, iargs, &f), 0);
+	off = 4;
+	assert_int_equal(run("wmmaInt8Offset", 32, iargs, &f), -EFAULT);
+	assert_int_equal(f.line, source_line("INT8_OFFSET_LINE"));
+	assert_non_null(strstr(f.message, "8-byte aligned"));
 	devmem_free(a), devmem_free(o);
 }
 

@@ -65,6 +65,15 @@ __global__ void wmmaMisaligned(const half *a, float *out)
 	out[threadIdx.x] = __half2float(f.x[0]);
 }
 
+// An s8 matrix_a fragment is 8 bytes a lane: 16 bytes into its allocation is aligned (as
+// NVIDIA's immaTensorCoreGemm loads it), 4 bytes is not.
+__global__ void wmmaInt8Offset(const signed char *a, int *out, int off)
+{
+	wmma::fragment<wmma::matrix_a, 16, 16, 16, signed char, wmma::row_major> f;
+	wmma::load_matrix_sync(f, a + off, 16); // INT8_OFFSET_LINE
+	out[threadIdx.x] = f.x[0];
+}
+
 // ldmatrix .x1 and .x1.trans of an 8x8 matrix holding 8 r + c.
 __global__ void ldMatrix(unsigned *out)
 {
