@@ -221,7 +221,7 @@ static int do_build(struct grading *g)
  * messages. */
 static int run_argv_env(struct grading *g, const struct build_result *b, const char **argv,
 			const char *request, const char *result, const char *log,
-			unsigned timeout_ms, const char *what, const char *extra,
+			unsigned timeout_ms, const char *what, const char *extra, bool deferred,
 			struct runner_result *res)
 {
 	char ptx_env[PATH_MAX + 32], events_env[PATH_MAX + 32], events[PATH_MAX];
@@ -239,6 +239,7 @@ static int run_argv_env(struct grading *g, const struct build_result *b, const c
 		.b = b, .argv = argv, .env = b->ptx ? env : NULL,
 		.reads = { request }, .writes = { result, events, log },
 		.timeout_ms = timeout_ms, .output_cap = 64 * 1024, .what = what,
+		.deferred = deferred,
 	};
 	return subrun_run(&g->runs, &c, res);
 }
@@ -248,7 +249,7 @@ static int run_argv(struct grading *g, const struct build_result *b, const char 
 		    const char *request, const char *result, const char *log,
 		    unsigned timeout_ms, const char *what, struct runner_result *res)
 {
-	return run_argv_env(g, b, argv, request, result, log, timeout_ms, what, NULL, res);
+	return run_argv_env(g, b, argv, request, result, log, timeout_ms, what, NULL, false, res);
 }
 
 /* Runs PROGRAM on REQUEST, writing RESULT; under compute-sanitizer's memcheck when
@@ -291,7 +292,9 @@ static int run_reference(struct grading *g, const char *request, const char *exp
 {
 	char kept[PATH_MAX];
 	bool keep = expected_kept(g, request, kept, sizeof(kept));
-	if (keep && fs_copy_new(kept, expected) == 0) {
+	/* a link, not a copy: nothing writes either file again, and a copy's fsync costs
+	 * more than the reference's run on small inputs (another file system: the copy) */
+	if (keep && (link(kept, expected) == 0 || fs_copy_new(kept, expected) == 0)) {
 		memset(res, 0, sizeof(*res));
 		res->status = RUNNER_EXITED;
 		return 0;
@@ -529,64 +532,268 @@ static bool memcheck_reuses(const struct grading *g, const struct spec_dataset *
 	return false;
 }
 
-static void grade_dataset(struct grading *g, unsigned index)
+/* Whether opts->cancel asks the run to stop (the runner stops the child running). */
+static bool stopped(const struct grading *g)
+{
+	return g->opts->cancel && atomic_load(g->opts->cancel);
+}
+
+/* A dataset's runs (its inputs, the expected outputs, the program's run), made apart
+ * from their judging: on the emulator several datasets run side by side (issue 16), and
+ * are judged one after another in the spec's order, as if made so. */
+struct dataset_run {
+	char request[160], expected[160], actual[160], what[96];
+	int stage;                /* DATASET_* below: how far it got */
+	char err[256];            /* DATASET_NO_INPUTS: why */
+	struct runner_result rr;  /* DATASET_NO_REFERENCE: the reference's run */
+	int rc;                   /* DATASET_NO_START: why (-errno); -ECANCELED: not run */
+	struct runner_result sr;  /* DATASET_RAN: the program's run */
+};
+enum { DATASET_NO_INPUTS, DATASET_NO_REFERENCE, DATASET_NO_START, DATASET_RAN };
+
+static void dataset_paths(const struct grading *g, const struct spec_dataset *d, struct dataset_run *r)
+{
+	snprintf(r->request, sizeof(r->request), "%s/%s.in", g->box, d->name);
+	snprintf(r->expected, sizeof(r->expected), "%s/%s.expected", g->ref, d->name);
+	snprintf(r->actual, sizeof(r->actual), "%s/%s.out", g->box, d->name);
+	snprintf(r->what, sizeof(r->what), "dataset %s", d->name);
+}
+
+/* The runs of dataset D into *R; EXTRA: one more NAME=value for the program (NULL: none).
+ * A deferred run (made beside others) is counted for fail fast by judge_dataset. */
+static void run_dataset(struct grading *g, const struct spec_dataset *d, struct dataset_run *r,
+			const char *extra, bool deferred)
+{
+	memset(&r->rr, 0, sizeof(r->rr));
+	memset(&r->sr, 0, sizeof(r->sr));
+	r->stage = DATASET_NO_INPUTS;
+	if (datagen_request_file(g->spec, d, g->report->seed, r->request, r->err, sizeof(r->err)) < 0)
+		return;
+	r->stage = DATASET_NO_REFERENCE;
+	if (run_reference(g, r->request, r->expected, &r->rr) < 0 || r->rr.status != RUNNER_EXITED ||
+	    r->rr.exit_code != 0)
+		return;
+	runner_result_release(&r->rr);
+	r->stage = DATASET_NO_START;
+	const char *argv[9];
+	memcheck_command(argv, NULL, "memcheck", g->prog.program, r->request, r->actual);
+	r->rc = run_argv_env(g, &g->prog, argv, r->request, r->actual, NULL, lab_timeout_ms(g->spec),
+			     r->what, extra, deferred, &r->sr);
+	if (r->rc == 0)
+		r->stage = DATASET_RAN;
+}
+
+/* Dataset INDEX's test in the report, from its runs R (released). DEFERRED: R's program
+ * run is counted for fail fast here. */
+static void judge_dataset(struct grading *g, unsigned index, struct dataset_run *r, bool deferred)
 {
 	const struct spec_dataset *d = &g->spec->datasets[index];
 	char *label = dataset_label(d);
-	char request[160], expected[160], actual[160], what[96];
-	snprintf(request, sizeof(request), "%s/%s.in", g->box, d->name);
-	snprintf(expected, sizeof(expected), "%s/%s.expected", g->ref, d->name);
-	snprintf(actual, sizeof(actual), "%s/%s.out", g->box, d->name);
-	snprintf(what, sizeof(what), "dataset %s", d->name);
-	char err[256] = "";
-	if (skipped(g, request, label, d->points))
+	if (deferred && skipped(g, r->request, label, d->points)) /* an earlier run stopped it */
 		goto out;
-	if (datagen_request_file(g->spec, d, g->report->seed, request, err, sizeof(err)) < 0) {
-		report_add(g->report, label, d->points, false, "could not prepare the inputs: %s", err);
+	if (r->stage == DATASET_NO_INPUTS) {
+		report_add(g->report, label, d->points, false, "could not prepare the inputs: %s", r->err);
 		goto out;
 	}
-	struct runner_result rr, sr;
-	if (run_reference(g, request, expected, &rr) < 0 ||
-	    rr.status != RUNNER_EXITED || rr.exit_code != 0) {
+	if (r->stage == DATASET_NO_REFERENCE) {
 		report_add(g->report, label, d->points, false,
 			   "the lab's CPU reference failed on this dataset (a bug in the lab, not your code)\n%s",
-			   tail_lines(rr.err, 10));
-		runner_result_release(&rr);
+			   tail_lines(r->rr.err, 10));
 		goto out;
 	}
-	runner_result_release(&rr);
-	int rc = run_program(g, &g->prog, request, actual, lab_timeout_ms(g->spec), &sr, NULL, what);
-	if (rc < 0) {
-		report_add(g->report, label, d->points, false, "could not start the program: %s", strerror(-rc));
+	if (r->stage == DATASET_NO_START) {
+		report_add(g->report, label, d->points, false, "could not start the program: %s", strerror(-r->rc));
 		goto out;
 	}
-	if (sr.status == RUNNER_EXITED && memcheck_reuses(g, d)) {
+	struct runner_result *sr = &r->sr;
+	if (deferred) {
+		struct subrun_call c = { .reads = { r->request }, .timeout_ms = lab_timeout_ms(g->spec),
+					 .what = r->what };
+		subrun_account(&g->runs, &c, sr);
+	}
+	if (sr->status == RUNNER_EXITED && memcheck_reuses(g, d)) {
 		g->kept.d = d; /* a copy: sr is released below */
-		g->kept.res = sr;
-		g->kept.res.out = sr.out ? strdup(sr.out) : NULL;
-		g->kept.res.err = sr.err ? strdup(sr.err) : NULL;
+		g->kept.res = *sr;
+		g->kept.res.out = sr->out ? strdup(sr->out) : NULL;
+		g->kept.res.err = sr->err ? strdup(sr->err) : NULL;
 	}
-	if (sr.status != RUNNER_EXITED || sr.exit_code != 0) {
-		report_run_failure(g, label, &sr);
+	if (sr->status != RUNNER_EXITED || sr->exit_code != 0) {
+		report_run_failure(g, label, sr);
 		g->report->tests[g->report->n_tests - 1].max_score = d->points;
 	} else {
-		char events[160];
-		snprintf(events, sizeof(events), "%s.events", actual);
+		char events[176];
+		snprintf(events, sizeof(events), "%s.events", r->actual);
 		int launches = count_launches(&g->prog, events);
 		if (launches > g->report->launches)
 			g->report->launches = launches;
 		char *text;
-		bool ok = check_outputs(g, expected, actual, &text);
+		bool ok = check_outputs(g, r->expected, r->actual, &text);
 		if (ok)
-			ok = judge_provenance(g, d, request, actual, &text);
+			ok = judge_provenance(g, d, r->request, r->actual, &text);
 		if (ok && d->min_launches)
-			ok = judge_launches(g, d, actual, &text);
+			ok = judge_launches(g, d, r->actual, &text);
 		report_add(g->report, label, d->points, ok, "%s", text ? text : "");
 		free(text);
 	}
-	runner_result_release(&sr);
 out:
+	runner_result_release(&r->rr);
+	runner_result_release(&r->sr);
 	free(label);
+}
+
+/* Dataset INDEX, run and judged now (one after another). */
+static void grade_dataset(struct grading *g, unsigned index)
+{
+	const struct spec_dataset *d = &g->spec->datasets[index];
+	struct dataset_run r = { 0 };
+	dataset_paths(g, d, &r);
+	char *label = dataset_label(d);
+	bool skip = skipped(g, r.request, label, d->points);
+	free(label);
+	if (skip)
+		return;
+	run_dataset(g, d, &r, NULL, false);
+	judge_dataset(g, index, &r, false);
+}
+
+/* Datasets side by side (issue 16): workers run them (run_dataset) while the grading's
+ * thread judges them in order. A worker starts the dataset at position K of the order
+ * only once the one at K - jobs is judged, so a program that hangs or crashes from the
+ * start (subrun.h: fail fast) costs no more runs than one after another would; their
+ * results are then said "not run", as before. Each run but the order's last leaves the
+ * live trace (the TUI's panels) alone: two writers would mix it. */
+struct dataset_pool {
+	struct grading *g;
+	const unsigned *order;    /* dataset indices, in the spec's order */
+	unsigned n, jobs;
+	struct dataset_run *runs; /* by position in order */
+	bool *done;
+	unsigned next, judged;    /* next position to take; positions judged */
+	bool stop;                /* no more runs: cancelled, or fail fast */
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+};
+
+static void *dataset_worker(void *arg)
+{
+	struct dataset_pool *p = arg;
+	runner_set_cancel(p->g->opts->cancel); /* the runner's flag is per thread */
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		while (!p->stop && p->next < p->n && p->next >= p->judged + p->jobs)
+			pthread_cond_wait(&p->changed, &p->lock);
+		if (p->stop || p->next >= p->n)
+			break;
+		unsigned k = p->next++;
+		pthread_mutex_unlock(&p->lock);
+		struct dataset_run *r = &p->runs[k];
+		if (stopped(p->g)) {
+			r->stage = DATASET_NO_START;
+			r->rc = -ECANCELED;
+		} else {
+			run_dataset(p->g, &p->g->spec->datasets[p->order[k]], r,
+				    k + 1 < p->n ? "PMPPLAB_TRACE=" : NULL, true);
+		}
+		pthread_mutex_lock(&p->lock);
+		p->done[k] = true;
+		pthread_cond_broadcast(&p->changed);
+	}
+	pthread_cond_broadcast(&p->changed);
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+/* How many datasets run side by side: on the emulator, one per core up to 4
+ * ($PMPPLAB_DATASET_JOBS: another count; 1, one after another); on a GPU one (the
+ * emulator twin's runs and the GPU's timing stay as they were). */
+static unsigned dataset_jobs(const struct grading *g, unsigned n)
+{
+	if (g->backend != BACKEND_EMU || n < 2)
+		return 1;
+	const char *e = getenv("PMPPLAB_DATASET_JOBS");
+	long jobs = e && *e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+	jobs = jobs < 1 ? 1 : jobs > 4 ? 4 : jobs;
+	return (unsigned)jobs < n ? (unsigned)jobs : n;
+}
+
+/* The datasets ORDER[0..N), one after another. -ECANCELED when the run was stopped. */
+static int grade_datasets_in_turn(struct grading *g, const unsigned *order, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++) {
+		if (stopped(g))
+			return -ECANCELED;
+		progress(g, GRADE_STAGE_DATASET, k, n, g->spec->datasets[order[k]].name);
+		grade_dataset(g, order[k]);
+	}
+	return 0;
+}
+
+/* The datasets ORDER[0..N), side by side where dataset_jobs says so. -ECANCELED when the
+ * run was stopped. */
+static int grade_datasets(struct grading *g, const unsigned *order, unsigned n)
+{
+	unsigned jobs = dataset_jobs(g, n);
+	if (jobs < 2)
+		return grade_datasets_in_turn(g, order, n);
+	struct dataset_pool p = { .g = g, .order = order, .n = n, .jobs = jobs };
+	p.runs = calloc(n, sizeof(*p.runs));
+	p.done = calloc(n, sizeof(*p.done));
+	pthread_t t[4];
+	unsigned started = 0;
+	if (p.runs && p.done) {
+		pthread_mutex_init(&p.lock, NULL);
+		pthread_cond_init(&p.changed, NULL);
+		for (unsigned k = 0; k < n; k++)
+			dataset_paths(g, &g->spec->datasets[order[k]], &p.runs[k]);
+		for (; started < jobs && pthread_create(&t[started], NULL, dataset_worker, &p) == 0; started++)
+			;
+	}
+	if (!started) { /* no threads (or memory): one after another */
+		if (p.runs && p.done) {
+			pthread_cond_destroy(&p.changed);
+			pthread_mutex_destroy(&p.lock);
+		}
+		free(p.runs);
+		free(p.done);
+		return grade_datasets_in_turn(g, order, n);
+	}
+	int rc = 0;
+	for (unsigned k = 0; k < n; k++) {
+		progress(g, GRADE_STAGE_DATASET, k, n, g->spec->datasets[order[k]].name);
+		pthread_mutex_lock(&p.lock);
+		while (!p.done[k] && !(p.stop && k >= p.next)) /* not taken: fail fast stopped it */
+			pthread_cond_wait(&p.changed, &p.lock);
+		bool ran = p.done[k];
+		pthread_mutex_unlock(&p.lock);
+		if (stopped(g)) {
+			rc = -ECANCELED;
+			break;
+		}
+		if (ran)
+			judge_dataset(g, order[k], &p.runs[k], true);
+		else /* "not run", as one after another */
+			grade_dataset(g, order[k]);
+		pthread_mutex_lock(&p.lock);
+		p.judged = k + 1;
+		p.stop = subrun_stopped(&g->runs, NULL) != NULL;
+		pthread_cond_broadcast(&p.changed);
+		pthread_mutex_unlock(&p.lock);
+	}
+	pthread_mutex_lock(&p.lock);
+	p.stop = true;
+	pthread_cond_broadcast(&p.changed);
+	pthread_mutex_unlock(&p.lock);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+	for (unsigned k = p.judged; k < n; k++) { /* cancelled: what ran is dropped */
+		runner_result_release(&p.runs[k].rr);
+		runner_result_release(&p.runs[k].sr);
+	}
+	pthread_cond_destroy(&p.changed);
+	pthread_mutex_destroy(&p.lock);
+	free(p.runs);
+	free(p.done);
+	return rc;
 }
 
 static const struct spec_dataset *check_dataset(const struct lab_spec *s, const struct spec_check *c)
@@ -662,7 +869,7 @@ static const struct twin_run *twin_race_run(struct grading *g, const struct spec
 		memcheck_command(argv, NULL, NULL, twin->program, request, t->result);
 		t->rc = run_argv_env(g, twin, argv, request, t->result, NULL,
 				     20 * lab_timeout_ms(g->spec), "the emulator build, race-checked",
-				     "PMPPLAB_EMU_RACECHECK=1", &t->res);
+				     "PMPPLAB_EMU_RACECHECK=1", false, &t->res);
 	}
 	return t->rc == 0 ? t : NULL;
 }
@@ -932,12 +1139,6 @@ static void grade_profile(struct grading *g)
 		runner_result_release(&res);
 }
 
-/* Whether opts->cancel asks the run to stop (the runner stops the child running). */
-static bool stopped(const struct grading *g)
-{
-	return g->opts->cancel && atomic_load(g->opts->cancel);
-}
-
 static int grade_run(struct grading *g)
 {
 	int rc = do_build(g);
@@ -952,23 +1153,18 @@ static int grade_run(struct grading *g)
 		if (rc < 0)
 			return rc;
 	}
-	unsigned count = 0;
+	unsigned count = 0, order[g->spec->datasets_count + 1];
 	for (unsigned i = 0; i < g->spec->datasets_count; i++)
-		count += !(g->opts->quick && g->spec->datasets[i].perf);
-	for (unsigned i = 0, k = 0; i < g->spec->datasets_count; i++) {
-		const struct spec_dataset *d = &g->spec->datasets[i];
-		if (stopped(g))
-			return -ECANCELED;
-		if (g->opts->quick && d->perf)
-			continue;
-		progress(g, GRADE_STAGE_DATASET, k++, count, d->name);
-		if (built) {
-			grade_dataset(g, i);
-		} else {
-			char *label = dataset_label(d);
-			report_add(g->report, label ? label : d->name, d->points, false, "not run: the program does not compile");
-			free(label);
-		}
+		if (!(g->opts->quick && g->spec->datasets[i].perf))
+			order[count++] = i;
+	if (built && (rc = grade_datasets(g, order, count)) < 0)
+		return rc;
+	for (unsigned k = 0; !built && k < count; k++) {
+		const struct spec_dataset *d = &g->spec->datasets[order[k]];
+		progress(g, GRADE_STAGE_DATASET, k, count, d->name);
+		char *label = dataset_label(d);
+		report_add(g->report, label ? label : d->name, d->points, false, "not run: the program does not compile");
+		free(label);
 	}
 	for (unsigned i = 0; i < g->spec->checks_count; i++) {
 		const struct spec_check *c = &g->spec->checks[i];

@@ -63,6 +63,12 @@ static void account(struct subrun *s, const struct subrun_call *c, const struct 
 	s->finished |= r->status == RUNNER_EXITED;
 }
 
+void subrun_account(struct subrun *s, const struct subrun_call *c, const struct runner_result *res)
+{
+	if (s && !c->lab_code)
+		account(s, c, res);
+}
+
 /* The files it writes start empty: nothing of an earlier run reads as its output. */
 static int fresh(const char *path)
 {
@@ -76,7 +82,7 @@ static int fresh(const char *path)
 int subrun_run(struct subrun *s, const struct subrun_call *c, struct runner_result *res)
 {
 	memset(res, 0, sizeof(*res));
-	if (subrun_stopped(s, c->reads[0]) && !c->lab_code)
+	if (!c->deferred && subrun_stopped(s, c->reads[0]) && !c->lab_code)
 		return -ECANCELED;
 	char dir[PATH_MAX];
 	snprintf(dir, sizeof(dir), "%s", c->b->program);
@@ -109,7 +115,7 @@ int subrun_run(struct subrun *s, const struct subrun_call *c, struct runner_resu
 		livetrace_note_run(c->env, c->reads[0], c->what); /* whose trace the panels show */
 		rc = runner_run(&o, res);
 	}
-	if (rc == 0 && s && !c->lab_code)
+	if (rc == 0 && s && !c->lab_code && !c->deferred)
 		account(s, c, res);
 	free(emulib);
 	return rc;

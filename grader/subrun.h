@@ -41,12 +41,18 @@ struct subrun_call {
 	size_t output_cap;            /* bytes of stdout/stderr kept; 0: 64 KiB */
 	const char *what;             /* "dataset tiny", "memcheck": for the messages */
 	bool lab_code;                /* the lab's solution (perf): not the submission */
+	bool deferred;                /* made beside others (a dataset's, grade.c): the
+				       * caller checks subrun_stopped before it and calls
+				       * subrun_account after it, in the runs' order */
 };
 
 /* Runs C (S may be NULL: no fail-fast). Returns 0 with *res (release it), -ECANCELED when an earlier run stopped the
  * grading's runs (nothing run, *res empty), or another negative code when it could not
  * be started. */
 int subrun_run(struct subrun *s, const struct subrun_call *c, struct runner_result *res);
+/* Counts the deferred run C (ended as RES) for fail fast, as subrun_run does the others:
+ * call it in the order the runs would have been made one after another. */
+void subrun_account(struct subrun *s, const struct subrun_call *c, const struct runner_result *res);
 /* Why a run on INPUT (a request file; NULL: any run) would be skipped, or NULL. */
 const char *subrun_stopped(const struct subrun *s, const char *input);
 
