@@ -14,7 +14,15 @@
 //    around), so the kernel has no bounds checks and every float4 is aligned; when the
 //    sizes already are whole tiles (4096^3) nothing is padded;
 //  - bigger tiles per warp where registers allow (64 x 64: 16 accumulator fragments), so
-//    each fragment loaded from shared memory feeds more mma_sync.
+//    each fragment loaded from shared memory feeds more mma_sync;
+//  - TF32 (FastTF32 below): a pass before the product rounds A and B to TF32 once,
+//    transposes B and interleaves A's rows (ILV), and each lane fills its fragments
+//    element by element, x[e], from float2 and float4 shared loads instead of
+//    load_matrix_sync (IDX): half the load instructions, and each lane's A elements
+//    already in register order. This fill relies on which elements each lane's x[e]
+//    holds, a layout CUDA leaves unspecified: it is the H100's and H200's (sm_90 with
+//    CUDA 13; the emulator reproduces it) and may differ on another GPU or CUDA version.
+//    The portable choice is a tiling that loads with load_matrix_sync (Fast128x256Pipe3).
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <mma.h>
@@ -63,8 +71,10 @@ enum FastCopy { REGS, ASYNC };
 // Where a TF32 operand (cp.async copies raw floats) is rounded: each fragment after its
 // load (FRAG), once in shared memory by the thread whose copy landed there (SHARED: one
 // float4 read, converted and written back, instead of every fragment load converting),
-// or not at all (NONE, for the bench only: what rounding costs; the tensor cores then
-// see float bits that TF32 does not have). REGS rounds on its way into shared memory.
+// or not in the kernel (NONE: by a pass before it, tcFastPrepare, as tcFastRun does; the
+// bench's -unrounded tilings skip the pass to measure what rounding costs, and their
+// tensor cores see float bits that TF32 does not have). REGS rounds on its way into
+// shared memory.
 enum FastRound { ROUND_FRAG, ROUND_SHARED, ROUND_NONE };
 
 // A tiling: BM x BN of C per block, BK deep per phase, WM x WN per warp, STAGES shared
@@ -74,13 +84,14 @@ enum FastRound { ROUND_FRAG, ROUND_SHARED, ROUND_NONE };
 // work on the current ones (two sets in registers, every step unrolled), and the next
 // phase's first fragments too: its wait and barrier come before the phase's last step,
 // so the warps never stop with no product in flight.
-// BT (PIPE, bench only): B comes transposed (n x k, row-major: B's columns contiguous),
-// kept so in shared memory and loaded as a col_major matrix_b fragment.
-// IDX (BT, bench only): fragments filled element by element (x[e]) in the H100's
+// BT (PIPE; ROUND_NONE, the pass transposes B): B comes transposed (n x k, row-major:
+// B's columns contiguous), kept so in shared memory and loaded as a col_major matrix_b
+// fragment.
+// IDX (BT): fragments filled element by element (x[e]) in the H100's
 // fragment layout, two adjacent floats per load (float2, half the load instructions
 // of load_matrix_sync): step s's k positions p and p + 4 of lane l hold k = 8s + 2(l % 4)
 // and the next, the same for A and B, so the sum is the product's. Relies on a layout
-// CUDA leaves unspecified: for measuring only. IDX 2: float4s, each filling the
+// CUDA leaves unspecified (see the top of the file). IDX 2: float4s, each filling the
 // fragments of two steps (k = 16u + 4(l % 4) + 2s' and the next, for steps 2u + s').
 // MMA (IDX, bench only): each 16 x 16 x 8 product as two PTX mma.sync m16n8k8 on the
 // fragments' registers (one HMMA.1688 each) instead of wmma::mma_sync (which nvcc 13
@@ -89,7 +100,7 @@ enum FastRound { ROUND_FRAG, ROUND_SHARED, ROUND_NONE };
 // (s(r) = 4 (r & 1) + (r & 2)): the fragment loads and the copies still hit 32 banks,
 // and a stage is a third smaller (IDX 2: 4 stages of 128 x 256 fit, 2 blocks of 128 x 128).
 // With ILV, B's rows only (A's, of 64 floats, stay padded).
-// ILV (IDX, bench only): A comes from the pass with rows g and g + 8 of each 16
+// ILV (IDX): A comes from the pass with rows g and g + 8 of each 16
 // interleaved (row 8(r / 16) + r % 8, k at 2k + r % 16 / 8): one float4 holds a whole
 // m16n8k8 A tile of a lane, in register order (the float2/float4 fill needs moves).
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int STAGES_, FastCopy COPY_, int KU_ = 1,
@@ -537,11 +548,19 @@ typedef FastTiling<128, 128, 32, 64, 64, 3, ASYNC, 0, ROUND_SHARED, true> Fast12
 typedef FastTiling<128, 128, 16, 64, 64, 4, ASYNC, 0, ROUND_SHARED, true> Fast128x128w4k16Pipe4;
 typedef FastTiling<128, 128, 32, 64, 32, 3, ASYNC, 0, ROUND_SHARED, true> Fast128x128Pipe3;
 typedef FastTiling<256, 128, 32, 64, 64, 3, ASYNC> Fast256x128Async3;
-// The lab's: TF32 straight into shared memory with cp.async, 3 stages, 64 x 64 per warp,
-// rounded once in shared memory, fragments double-buffered (H200, 4096^3: 98 TFLOP/s,
-// 24% of cuBLAS TF32, against 88 for Fast128x256Async3; wmma::mma_sync alone reaches
-// 240: bench/tc_mma_ceiling.cu); FP16 through registers, converted to half on the way.
-typedef Fast128x256Pipe3 FastTF32;
+// The lab's. TF32: rounded, B transposed and A interleaved by the pass (tcFastPrepare),
+// then cp.async straight into 3 shared stages of 128 x 256, 64 x 64 per warp, fragments
+// double-buffered and filled from float2/float4 loads (IDX, ILV: the layout caveat at the
+// top of the file). H200, 2026-11-28, 4096^3, the pass timed with the product
+// (`bash bench/tc_gemm_bench.sh 4096`, TC_VARIANTS naming the pipe3-128x256-idx* family):
+// 169.4 TFLOP/s, 46.6% of cuBLAS TF32 (363.5 in that process), against 130.2 (34.0%) for
+// the same without the interleave (Fast128x256Pipe3Idx); Fast128x256Pipe3, the fastest
+// with load_matrix_sync (portable), ran at 98.2 (24.2%) on the same H200 at 03:40.
+// wmma::mma_sync alone reaches 241 (bench/tc_mma_ceiling.cu). PTX mma.sync in place of
+// wmma::mma_sync (MMA: outside the wmma API the lab teaches) goes further: 200.2 (52.7%)
+// for this tiling, 215.1 (55.6%) for Fast128x256Pipe3Idx4LateIlvMma; mma.sync alone 320.
+// FP16 through registers, converted to half on the way.
+typedef Fast128x256Pipe3IdxIlv FastTF32;
 typedef Fast128x128Regs FastFP16;
 
 // count4 float4s rounded to TF32 (out may be in)
@@ -584,13 +603,16 @@ template <class T>
 void tcFastPrepare(const float *A, const float *B, float *a, float *b, int m, int k, int n,
                    cudaStream_t stream = 0)
 {
+    // a grid-stride pass over count items: a thread each, at most 1056 blocks (8 an SM)
+    auto blocks = [](size_t count) {
+        size_t b = (count + 255) / 256;
+        return (unsigned)(b < 1056 ? b : 1056);
+    };
     auto round = [&](const float *in, float *out, size_t count) {
-        size_t blocks = (count / 4 + 255) / 256;
-        fastRoundTF32<<<(unsigned)(blocks < 1056 ? blocks : 1056), 256, 0, stream>>>(
-            (const float4 *)in, (float4 *)out, count / 4);
+        fastRoundTF32<<<blocks(count / 4), 256, 0, stream>>>((const float4 *)in, (float4 *)out, count / 4);
     };
     if constexpr (T::ILV)
-        fastInterleaveTF32<<<1056, 256, 0, stream>>>(A, (float2 *)a, m, k);
+        fastInterleaveTF32<<<blocks((size_t)m / 2 * k), 256, 0, stream>>>(A, (float2 *)a, m, k);
     else
         round(A, a, (size_t)m * k);
     if constexpr (T::BT)
