@@ -552,7 +552,8 @@ typedef FastTiling<256, 128, 32, 64, 64, 3, ASYNC> Fast256x128Async3;
 // then cp.async straight into 3 shared stages of 128 x 256, 64 x 64 per warp, fragments
 // double-buffered and filled from float2/float4 loads (IDX, ILV: the layout caveat at the
 // top of the file). H200, 2026-11-28, 4096^3, the pass timed with the product
-// (`bash bench/tc_gemm_bench.sh 4096`, TC_VARIANTS naming the pipe3-128x256-idx* family):
+// (TC_VARIANTS='pipe3-128x256-idx(4late)?(-ilv|-ilv-mma|-mma|-kernel)?|...' (16 variants)
+// bash bench/tc_gemm_bench.sh 4096):
 // 169.4 TFLOP/s, 46.6% of cuBLAS TF32 (363.5 in that process), against 130.2 (34.0%) for
 // the same without the interleave (Fast128x256Pipe3Idx); Fast128x256Pipe3, the fastest
 // with load_matrix_sync (portable), ran at 98.2 (24.2%) on the same H200 at 03:40.
