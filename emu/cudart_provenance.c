@@ -91,7 +91,7 @@ static int prov_unified(const void *p)
 
 void rt_prov_copy(const void *dst, const void *src, size_t n)
 {
-	unsigned char *sf = devmem_written((devaddr_t)(uintptr_t)src, n);
+	const unsigned char *sf = devmem_written_peek((devaddr_t)(uintptr_t)src, n);
 	if (sf && prov_unified(src))
 		devmem_unified_reconcile(); /* the host may have changed it since the kernel */
 	unsigned char *df = devmem_written((devaddr_t)(uintptr_t)dst, n);
@@ -140,7 +140,7 @@ void rt_prov_free(const void *p)
 	if (!prov.on || !prov_unified(p) || devmem_find(a, &in) != 0 || !in.size)
 		return;
 	devmem_unified_reconcile();
-	const unsigned char *w = devmem_written(a, in.size);
+	const unsigned char *w = devmem_written_peek(a, in.size);
 	if (w && any_set(w, in.size))
 		prov_keep(0, devmem_host(a, in.size), w, in.size);
 }

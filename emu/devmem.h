@@ -81,6 +81,10 @@ int devmem_lookup_range(devaddr_t addr, size_t len, devaddr_t *base, size_t *siz
  * The flags of [addr, addr+len), or NULL unless the range lies in one live allocation. */
 enum { DEVMEM_BY_KERNEL = 1, DEVMEM_FILLED = 2 };
 unsigned char *devmem_written(devaddr_t addr, size_t len);
+/* The same flags for a reader that never writes them (a copy's source): unlike
+ * devmem_written, it leaves the allocation out of reconcile's and snapshot's scans when
+ * nothing has written its flags. */
+const unsigned char *devmem_written_peek(devaddr_t addr, size_t len);
 
 /* Flags N bytes at FLAGS as a kernel's work. Blocks on several workers flag the same
  * bytes (atomics, or stores of equal values): relaxed atomic stores make that defined
@@ -98,6 +102,10 @@ static inline void devmem_mark_by_kernel(unsigned char *flags, size_t n)
  * after a launch. Call only while no kernel runs. */
 void devmem_unified_reconcile(void);
 void devmem_unified_snapshot(void);
+/* Bytes of flags reconcile and snapshot have scanned so far: only allocations whose flags
+ * were handed out to a writer (devmem_written, devmem_lookup_range) are scanned, so a
+ * launch costs what was written, not the size of every pinned buffer (tests, bench). */
+size_t devmem_unified_scanned(void);
 
 struct devmem_view {
 	devaddr_t base;

@@ -56,11 +56,44 @@ static void test_managed(void **state)
 	assert_int_equal(devmem_free(m), 0);
 }
 
+/* Reconcile and snapshot (before and after every launch and copy) scan only the flags of
+ * allocations a writer was given: a large pinned buffer that is only copied from costs
+ * nothing a launch; one a kernel or copy wrote is scanned and reconciled as before. */
+static void test_unified_scan_what_was_written(void **state)
+{
+	(void)state;
+	const size_t n = 1 << 20;
+	devaddr_t src, dst;
+	assert_int_equal(devmem_alloc(n, DEVMEM_HOST, "pinned source", &src), 0);
+	assert_int_equal(devmem_alloc(64, DEVMEM_HOST, "pinned result", &dst), 0);
+	size_t s0 = devmem_unified_scanned();
+	assert_non_null(devmem_written_peek(src, n)); /* a copy from it reads its flags */
+	devmem_unified_reconcile();
+	devmem_unified_snapshot();
+	assert_int_equal(devmem_unified_scanned() - s0, 0);
+
+	unsigned char *w = devmem_written(dst, 64); /* a kernel's result lands here */
+	assert_non_null(w);
+	char *h = (char *)(uintptr_t)dst;
+	h[0] = 1, h[1] = 2;
+	w[0] = w[1] = DEVMEM_BY_KERNEL;
+	devmem_unified_snapshot();
+	assert_int_equal(devmem_unified_scanned() - s0, 64);
+	h[1] = 3; /* the host overwrites one of the kernel's bytes */
+	devmem_unified_reconcile();
+	assert_int_equal(devmem_unified_scanned() - s0, 128);
+	assert_int_equal(w[0], DEVMEM_BY_KERNEL);
+	assert_int_equal(w[1], 0);
+	assert_int_equal(devmem_free(src), 0);
+	assert_int_equal(devmem_free(dst), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alloc_free),
 		cmocka_unit_test(test_managed),
+		cmocka_unit_test(test_unified_scan_what_was_written),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
