@@ -49,6 +49,11 @@ struct grading {
 		const struct spec_dataset *d; /* NULL: none kept */
 		struct runner_result res;
 	} kept;
+	struct kept_twin {        /* gpu: the twin's provenance run of memcheck's dataset */
+		const struct spec_dataset *d; /* NULL: none kept */
+		struct runner_result res;
+		char result[176], events[192];
+	} prov;
 	char tmp[64];             /* the grading's folder (scratch.h), holding: */
 	char box[80];             /*   the inputs and what the program writes: all it sees */
 	char ref[80];             /*   the expected outputs: the grader's only */
@@ -432,9 +437,13 @@ static int count_launches(const struct build_result *b, const char *events)
 
 static const struct build_result *emu_twin(struct grading *g);
 
-/* gpu: the emulator twin's run of REQUEST, judged for provenance (issue 14). */
-static enum provenance_verdict twin_provenance(struct grading *g, const char *request,
-					       const char *actual, char **why)
+static bool is_memcheck_dataset(const struct grading *g, const struct spec_dataset *d);
+
+/* gpu: the emulator twin's run of REQUEST (dataset D), judged for provenance (issue 14).
+ * On memcheck's dataset the run is kept: it is memcheck's emulator run too (the same
+ * program, input and environment; issue 16: the twin ran twice there). */
+static enum provenance_verdict twin_provenance(struct grading *g, const struct spec_dataset *d,
+					       const char *request, const char *actual, char **why)
 {
 	const struct build_result *twin = emu_twin(g);
 	if (!twin)
@@ -446,7 +455,14 @@ static enum provenance_verdict twin_provenance(struct grading *g, const char *re
 			"provenance (the emulator build)") < 0)
 		return PROVENANCE_UNKNOWN;
 	bool ran = res.status == RUNNER_EXITED && res.exit_code == 0;
-	runner_result_release(&res);
+	if (!g->prov.d && is_memcheck_dataset(g, d)) {
+		g->prov.d = d;
+		g->prov.res = res;
+		snprintf(g->prov.result, sizeof(g->prov.result), "%s", result);
+		snprintf(g->prov.events, sizeof(g->prov.events), "%s.events", result);
+	} else {
+		runner_result_release(&res);
+	}
 	struct pl_file f;
 	char err[256];
 	if (!ran || pl_read(&f, result, err, sizeof(err)) < 0)
@@ -474,7 +490,7 @@ static bool judge_provenance(struct grading *g, const struct spec_dataset *d, co
 	if (v != PROVENANCE_BAD && g->backend == BACKEND_GPU && !d->perf) {
 		free(why);
 		why = NULL;
-		v = twin_provenance(g, request, actual, &why);
+		v = twin_provenance(g, d, request, actual, &why);
 		twin = true;
 	}
 	if (v != PROVENANCE_BAD)
@@ -517,8 +533,12 @@ static bool judge_launches(const struct grading *g, const struct spec_dataset *d
  * is kept; one stopped at the dataset's time limit is repeated with memcheck's. */
 static bool memcheck_reuses(const struct grading *g, const struct spec_dataset *d)
 {
-	if (g->backend != BACKEND_EMU || g->kept.d)
-		return false;
+	return g->backend == BACKEND_EMU && !g->kept.d && is_memcheck_dataset(g, d);
+}
+
+/* Whether a memcheck check of the spec checks dataset D. */
+static bool is_memcheck_dataset(const struct grading *g, const struct spec_dataset *d)
+{
 	for (unsigned i = 0; i < g->spec->checks_count; i++) {
 		const struct spec_check *c = &g->spec->checks[i];
 		if (c->kind != SPEC_CHECK_MEMCHECK)
@@ -889,6 +909,12 @@ static bool emu_memcheck(struct grading *g, const struct spec_dataset *d, const 
 	char result[176], events[192];
 	snprintf(result, sizeof(result), "%s.emu", actual);
 	snprintf(events, sizeof(events), "%s.events", result);
+	if (g->prov.d == d) { /* its provenance run (twin_provenance), as this run */
+		if (link(g->prov.result, result) != 0) /* where result_launches reads it */
+			fs_copy_new(g->prov.result, result);
+		return memcheck_scan(g->prov.res.out, g->prov.events, f) ||
+		       memcheck_scan(g->prov.res.err, g->prov.events, f);
+	}
 	struct runner_result res;
 	if (run_program(g, twin, request, result, 12 * lab_timeout_ms(g->spec), &res, NULL,
 			"memcheck (the emulator build)") < 0)
@@ -1274,6 +1300,8 @@ int grade_lab(const struct lab_spec *spec, const struct grade_opts *opts, struct
 		runner_result_release(&g.twin.res);
 	if (g.kept.d)
 		runner_result_release(&g.kept.res);
+	if (g.prov.d)
+		runner_result_release(&g.prov.res);
 	free(student);
 	progress(&g, GRADE_STAGE_DONE, 0, 0, NULL);
 	if (rc < 0) {
