@@ -140,21 +140,19 @@ static unsigned frag_elems(unsigned nregs, unsigned t)
 	return b >= 32 ? nregs : nregs * (32 / b);
 }
 
-/* Element i of a fragment in registers `slots` of lane l. */
-static uint64_t frag_get(const uint64_t *R, const uint32_t *slots, unsigned t, unsigned l,
-			 unsigned i)
+/* Element i of a fragment of b-bit elements in registers `slots` of lane l. */
+static inline uint64_t frag_get(const uint64_t *R, const uint32_t *slots, unsigned b,
+				unsigned l, unsigned i)
 {
-	unsigned b = ptx_mtype_bits(t);
 	if (b >= 32)
 		return R[(size_t)slots[i] * 32 + l] & width_mask(b / 8);
 	unsigned per = 32 / b;
 	return R[(size_t)slots[i / per] * 32 + l] >> (b * (i % per)) & ((1u << b) - 1);
 }
 
-static void frag_set(uint64_t *R, const uint32_t *slots, unsigned t, unsigned l, unsigned i,
-		     uint64_t v)
+static inline void frag_set(uint64_t *R, const uint32_t *slots, unsigned b, unsigned l,
+			    unsigned i, uint64_t v)
 {
-	unsigned b = ptx_mtype_bits(t);
 	if (b >= 32) {
 		R[(size_t)slots[i] * 32 + l] = v & width_mask(b / 8);
 		return;
@@ -162,6 +160,38 @@ static void frag_set(uint64_t *R, const uint32_t *slots, unsigned t, unsigned l,
 	unsigned per = 32 / b, sh = b * (i % per);
 	uint64_t *p = &R[(size_t)slots[i / per] * 32 + l];
 	*p = (*p & ~((uint64_t)((1u << b) - 1) << sh) & 0xffffffffu) | (v & ((1u << b) - 1)) << sh;
+}
+
+/* frag_pos of every element of every lane of one fragment layout, computed once per
+ * worker and layout: a wmma or mma moves 32 x up to 16 elements, and working out each
+ * one's place took a third of the tensor-core instructions' time. */
+#define MAXE 16 /* elements a lane, at most: the decoder's shapes (ptx_mma.c) */
+struct frag_map {
+	uint64_t key; /* 0: unused */
+	uint8_t r[32][MAXE], c[32][MAXE];
+};
+
+static const struct frag_map *frag_map(const struct ptx_mma *mm, unsigned frag, unsigned it,
+				       unsigned n)
+{
+	enum { NMAPS = 16 }; /* a kernel has a few layouts; round-robin beyond that */
+	static _Thread_local struct frag_map maps[NMAPS];
+	static _Thread_local unsigned next;
+	uint64_t key = 1 | (uint64_t)(mm->kind == MMA_SYNC) << 1 | (uint64_t)frag << 2 |
+		       (uint64_t)it << 8 | (uint64_t)n << 16 | (uint64_t)mm->m << 24 |
+		       (uint64_t)mm->n << 32 | (uint64_t)mm->k << 40;
+	for (unsigned k = 0; k < NMAPS; k++)
+		if (maps[k].key == key)
+			return &maps[k];
+	struct frag_map *fm = &maps[next++ % NMAPS];
+	for (unsigned l = 0; l < 32; l++)
+		for (unsigned i = 0; i < n && i < MAXE; i++) {
+			unsigned r, c;
+			frag_pos(mm, frag, it, l, i, &r, &c);
+			fm->r[l][i] = (uint8_t)r, fm->c[l][i] = (uint8_t)c;
+		}
+	fm->key = key;
+	return fm;
 }
 
 /* ---- memory ------------------------------------------------------------------------------ */
@@ -199,10 +229,14 @@ static int wmma_ldst(struct block *b, struct warp *w, const struct ptx_insn *in,
 	int store = mm->kind == MMA_STORE;
 	if (require_warp(b, w, in, m, store ? "wmma::store_matrix_sync" : "wmma::load_matrix_sync"))
 		return -EDEADLK;
-	unsigned t = mm->atype, es = ptx_mtype_bits(t) / 8, ne = frag_elems(mm->nd, t), sp = in->space;
+	unsigned t = mm->atype, bits = ptx_mtype_bits(t), es = bits / 8, ne = frag_elems(mm->nd, t);
+	unsigned sp = in->space;
 	const uint64_t *base = R + (size_t)in->s[0] * 32, *ldm = R + (size_t)in->s[1] * 32;
+	const struct frag_map *fm =
+		frag_map(mm, mm->frag, mm->frag <= MF_B || t == MT_F64 ? t : MT_F32, ne);
+	const struct emu_hooks *hooks = EMU_HOOKS ? b->L->hooks : NULL;
 	struct emu_trace_sm *tsm = b->tsm;
-	uint64_t addr[32];
+	uint64_t addr[32], a0[32], ld[32];
 	/* The PTX ISA: each row (column) starts aligned to the size of the fragment in bytes
 	 * (32 for an f16 matrix_a or an f32 accumulator, 8 for an s8/u8 matrix_a, as NVIDIA's
 	 * immaTensorCoreGemm loads them 16 bytes apart). The stride: a multiple of 16 bytes
@@ -210,35 +244,48 @@ static int wmma_ldst(struct block *b, struct warp *w, const struct ptx_insn *in,
 	 * fragment's size always, but GPUs run 16-byte strides of 32-byte fragments. */
 	unsigned fbytes = mm->nd * (t == MT_F64 ? 8u : 4u), sbytes = fbytes < 16 ? fbytes : 16;
 	for (unsigned l = 0; l < 32; l++) {
-		uint64_t a0 = (base[l] + (uint64_t)in->off) & space_addr_mask((int)sp);
-		unsigned ld = (uint32_t)ldm[l];
-		if (a0 % fbytes || (ld * es) % sbytes)
+		a0[l] = (base[l] + (uint64_t)in->off) & space_addr_mask((int)sp);
+		ld[l] = (uint32_t)ldm[l];
+		if (a0[l] % fbytes || (ld[l] * es) % sbytes)
 			return fault_set(b, w, l, in, EMU_FAULT_MISALIGNED, -EFAULT,
 					 "%s: the matrix at 0x%llx with a leading dimension of %u "
 					 "elements: the pointer must be %u-byte aligned (the size of "
 					 "this fragment) and ldm a multiple of %u bytes",
 					 store ? "wmma::store_matrix_sync" : "wmma::load_matrix_sync",
-					 (unsigned long long)a0, ld, fbytes, sbytes);
+					 (unsigned long long)a0[l], (unsigned)ld[l], fbytes, sbytes);
 	}
 	for (unsigned i = 0; i < ne; i++) {
 		for (unsigned l = 0; l < 32; l++) {
-			unsigned r, c;
-			frag_pos(mm, mm->frag, mm->frag <= MF_B || t == MT_F64 ? t : MT_F32, l, i, &r, &c);
-			uint64_t a0 = (base[l] + (uint64_t)in->off) & space_addr_mask((int)sp);
-			uint64_t ld = (uint32_t)ldm[l];
-			addr[l] = (a0 + (mm->arow ? r * ld + c : c * ld + r) * es) & space_addr_mask((int)sp);
+			uint64_t r = fm->r[l][i], c = fm->c[l][i];
+			addr[l] = (a0[l] + (mm->arow ? r * ld[l] + c : c * ld[l] + r) * es) &
+				  space_addr_mask((int)sp);
 		}
 		if (__builtin_expect(tsm != NULL, 0))
 			emu_trace_mem(tsm, in, (int)sp, addr, 0, es, FULL, store);
+		uintptr_t p0, w0;
+		if (!hooks && (p0 = warp_span(b, w, (int)sp, addr, 0, es, FULL, &w0))) {
+			/* the whole warp inside one allocation: no check lane by lane */
+			for (unsigned l = 0; l < 32; l++) {
+				void *p = (void *)(p0 + addr[l]);
+				if (store)
+					store_n(p, es, frag_get(R, mm->d, bits, l, i));
+				else
+					frag_set(R, mm->d, bits, l, i, load_n(p, es, 0));
+			}
+			if (store && w0) /* global memory: a kernel's work (provenance) */
+				for (unsigned l = 0; l < 32; l++)
+					devmem_mark_by_kernel((unsigned char *)(w0 + addr[l]), es);
+			continue;
+		}
 		for (unsigned l = 0; l < 32; l++) {
 			unsigned char *p = access_lane(b, w, in, l, (int)sp, addr[l], es, store);
 			if (!p)
 				return -EFAULT;
 			if (store) {
-				store_n(p, es, frag_get(R, mm->d, t, l, i));
+				store_n(p, es, frag_get(R, mm->d, bits, l, i));
 				mem_mark_written(w, p, es); /* a kernel's work (provenance) */
 			} else
-				frag_set(R, mm->d, t, l, i, load_n(p, es, 0));
+				frag_set(R, mm->d, bits, l, i, load_n(p, es, 0));
 		}
 	}
 	return 0;
@@ -323,13 +370,16 @@ static int move_matrix(struct block *b, struct warp *w, const struct ptx_insn *i
  * significand * 2^e, and the exponent the alignment uses (field-based: a subnormal
  * counts as the smallest normal exponent). */
 enum { TV_NUM, TV_ZERO, TV_NAN, TV_PINF, TV_NINF };
+/* A zero's exponent: below every number's, so that the largest exponent of a sum and the
+ * terms' shifts need no test of the kind (its mag is 0: it adds nothing). */
+enum { TV_ZERO_EXPO = -16000 };
 struct tv {
 	uint32_t mag;
 	int16_t e, expo;
 	uint8_t kind, neg;
 };
 
-static struct tv decode_tv(unsigned t, uint64_t bits)
+static inline __attribute__((always_inline)) struct tv decode_tv(unsigned t, uint64_t bits)
 {
 	unsigned mb, eb;
 	uint32_t u;
@@ -348,7 +398,7 @@ static struct tv decode_tv(unsigned t, uint64_t bits)
 		v.kind = TV_ZERO;
 	if (ex)
 		v.mag |= 1u << mb;
-	v.expo = (int16_t)((ex ? (int)ex : 1) - bias);
+	v.expo = (int16_t)(v.kind == TV_ZERO ? TV_ZERO_EXPO : (ex ? (int)ex : 1) - bias);
 	v.e = (int16_t)(v.expo - (int)mb);
 	return v;
 }
@@ -376,32 +426,37 @@ static uint64_t special_sum(const struct tv *a, const struct tv *b, unsigned n, 
 	return dt == MT_F16 ? (pinf ? 0x7c00u : 0xfc00u) : (pinf ? 0x7f800000u : 0xff800000u);
 }
 
-/* c + the n products a[i] b[i] as the tensor core sums them (see the top), rounded
- * toward zero to f32, or to nearest to f16 (dt). */
-static uint64_t tc_group(const struct tv *a, const struct tv *b, unsigned n, struct tv c,
-			 unsigned dt)
+/* p * 2^sh cut toward zero (sh is at most 25 - 2 x the significand's stored bits, for a
+ * product of numbers; a zero's is far below -64). */
+static inline uint64_t shift_rz(uint64_t p, int sh)
 {
-	int emax = c.kind == TV_NUM ? c.expo : -100000, special = c.kind >= TV_NAN;
-	for (unsigned i = 0; i < n; i++) {
-		special |= a[i].kind >= TV_NAN || b[i].kind >= TV_NAN;
-		if (a[i].kind == TV_NUM && b[i].kind == TV_NUM && a[i].expo + b[i].expo > emax)
-			emax = a[i].expo + b[i].expo;
+	return sh >= 0 ? p << sh : p >> (-sh > 63 ? 63 : -sh);
+}
+
+/* c + the n products a[i] b[i] as the tensor core sums them (see the top), rounded
+ * toward zero to f32, or to nearest to f16 (dt). `special`: some input may be a NaN or
+ * an infinity (the caller knows it by row and column). */
+static uint64_t tc_group(const struct tv *a, const struct tv *b, unsigned n, struct tv c,
+			 unsigned dt, int special)
+{
+	if (special) {
+		special = c.kind >= TV_NAN;
+		for (unsigned i = 0; i < n; i++)
+			special |= a[i].kind >= TV_NAN || b[i].kind >= TV_NAN;
+		if (special)
+			return special_sum(a, b, n, c, dt);
 	}
-	if (special)
-		return special_sum(a, b, n, c, dt);
-	int64_t s = 0;
+	/* the numbers only: a zero's exponent loses to every number's (TV_ZERO_EXPO) */
+	int emax = c.expo;
+	for (unsigned i = 0; i < n; i++) {
+		int x = a[i].expo + b[i].expo;
+		emax = x > emax ? x : emax;
+	}
 	int g = emax - 25;
-	if (c.kind == TV_NUM) {
-		int sh = c.e - g;
-		uint64_t q = sh >= 0 ? (uint64_t)c.mag << sh : -sh >= 64 ? 0 : (uint64_t)c.mag >> -sh;
-		s = c.neg ? -(int64_t)q : (int64_t)q;
-	}
+	uint64_t qc = shift_rz(c.mag, c.e - g);
+	int64_t s = c.neg ? -(int64_t)qc : (int64_t)qc;
 	for (unsigned i = 0; i < n; i++) {
-		if (a[i].kind != TV_NUM || b[i].kind != TV_NUM)
-			continue;
-		int sh = a[i].e + b[i].e - g;
-		uint64_t p = (uint64_t)a[i].mag * b[i].mag;
-		uint64_t q = sh >= 0 ? p << sh : -sh >= 64 ? 0 : p >> -sh;
+		uint64_t q = shift_rz((uint64_t)a[i].mag * b[i].mag, a[i].e + b[i].e - g);
 		s += (a[i].neg ^ b[i].neg) ? -(int64_t)q : (int64_t)q;
 	}
 	uint64_t mag = s < 0 ? (uint64_t)-s : (uint64_t)s;
@@ -427,9 +482,10 @@ static uint64_t dmma_fma(uint64_t a, uint64_t b, uint64_t c)
 }
 
 /* One element of D from row a[] of A, column b[] of B (k elements) and c (bits). The
- * floating-point inputs come decoded (ta, tb), the others as bits. */
+ * floating-point inputs come decoded (ta, tb; `special`: with a NaN or an infinity among
+ * them), the others as bits. */
 static uint64_t dot(const struct ptx_mma *mm, const uint64_t *a, const uint64_t *b,
-		    const struct tv *ta, const struct tv *tb, unsigned k, uint64_t c)
+		    const struct tv *ta, const struct tv *tb, int special, unsigned k, uint64_t c)
 {
 	unsigned it = mm->atype, dt = mm->dtype;
 	if (it == MT_F64) {
@@ -449,13 +505,51 @@ static uint64_t dot(const struct ptx_mma *mm, const uint64_t *a, const uint64_t 
 		return (uint32_t)acc;
 	}
 	unsigned group = it == MT_TF32 ? 4 : k;
-	struct tv tc = decode_tv(mm->ctype, c);
+	struct tv tc = mm->ctype == MT_F16 ? decode_tv(MT_F16, c) : decode_tv(MT_F32, c);
 	uint64_t acc = c;
 	for (unsigned k0 = 0; k0 < k; k0 += group) {
-		acc = tc_group(ta + k0, tb + k0, group, tc, dt);
-		tc = decode_tv(MT_F32, acc); /* tf32: the next four onto the rounded sum */
+		if (k0) /* tf32: the next four onto the rounded sum */
+			tc = decode_tv(MT_F32, acc);
+		acc = tc_group(ta + k0, tb + k0, group, tc, dt, special || tc.kind >= TV_NAN);
 	}
 	return acc;
+}
+
+/* Fragment registers to the matrix X (X[r][c], or X[c][r] with `by_column`) through its
+ * map; the elements in reverse, so that of a repeated f16 element the first copy lands. */
+static void frag_gather(uint64_t (*X)[MAXD], const struct frag_map *fm, unsigned n,
+			const uint64_t *R, const uint32_t *slots, unsigned bits, int by_column)
+{
+	for (unsigned l = 0; l < 32; l++)
+		for (unsigned i = n; i-- > 0;) {
+			uint64_t v = frag_get(R, slots, bits, l, i);
+			if (by_column)
+				X[fm->c[l][i]][fm->r[l][i]] = v;
+			else
+				X[fm->r[l][i]][fm->c[l][i]] = v;
+		}
+}
+
+/* rows x k inputs of type t decoded; special[r]: row r holds a NaN or an infinity. The
+ * type is a constant in each loop, so decode_tv's switch goes. */
+static void decode_rows(struct tv (*T)[MAXD], uint8_t *special, uint64_t (*X)[MAXD],
+			unsigned rows, unsigned k, unsigned t)
+{
+#define DECODE_AS(TYPE)                                                                   \
+	for (unsigned r = 0; r < rows; r++) {                                             \
+		unsigned sp = 0;                                                          \
+		for (unsigned i = 0; i < k; i++) {                                        \
+			T[r][i] = decode_tv(TYPE, X[r][i]);                               \
+			sp |= T[r][i].kind >= TV_NAN;                                     \
+		}                                                                         \
+		special[r] = (uint8_t)sp;                                                 \
+	}
+	switch (t) {
+	case MT_F16: DECODE_AS(MT_F16); break;
+	case MT_BF16: DECODE_AS(MT_BF16); break;
+	default: DECODE_AS(MT_TF32); break;
+	}
+#undef DECODE_AS
 }
 
 /* wmma.mma / mma.sync: the warp's fragments to whole matrices, D = A B + C, and back. */
@@ -464,43 +558,27 @@ static int product(struct block *b, struct warp *w, const struct ptx_insn *in,
 {
 	if (require_warp(b, w, in, m, mm->kind == MMA_WMMA ? "wmma::mma_sync" : "mma.sync"))
 		return -EDEADLK;
-	static _Thread_local uint64_t A[MAXD][MAXD], B[MAXD][MAXD], C[MAXD][MAXD], D[MAXD][MAXD];
+	static _Thread_local uint64_t A[MAXD][MAXD], B[MAXD][MAXD], C[MAXD][MAXD];
 	static _Thread_local struct tv TA[MAXD][MAXD], TB[MAXD][MAXD];
+	static _Thread_local uint8_t SA[MAXD], SB[MAXD];
 	unsigned it = mm->atype, M = mm->m, N = mm->n, K = mm->k;
+	unsigned ib = ptx_mtype_bits(it), cb = ptx_mtype_bits(mm->ctype), db = ptx_mtype_bits(mm->dtype);
 	unsigned na = frag_elems(mm->na, it), nb = frag_elems(mm->nb, it);
 	unsigned nc = frag_elems(mm->nc, mm->ctype), nd = frag_elems(mm->nd, mm->dtype);
-	unsigned r, c;
-	/* repeated f16 elements: the first copy is the one used, so read the last first */
-	for (unsigned l = 0; l < 32; l++) {
-		for (unsigned i = na; i-- > 0;) {
-			frag_pos(mm, MF_A, it, l, i, &r, &c);
-			A[r][c] = frag_get(R, mm->a, it, l, i);
-		}
-		for (unsigned i = nb; i-- > 0;) {
-			frag_pos(mm, MF_B, it, l, i, &r, &c);
-			B[c][r] = frag_get(R, mm->b, it, l, i); /* stored by column: B[n][k] */
-		}
-		for (unsigned i = 0; i < nc; i++) {
-			frag_pos(mm, MF_C, it, l, i, &r, &c);
-			C[r][c] = frag_get(R, mm->c, mm->ctype, l, i);
-		}
+	frag_gather(A, frag_map(mm, MF_A, it, na), na, R, mm->a, ib, 0);
+	frag_gather(B, frag_map(mm, MF_B, it, nb), nb, R, mm->b, ib, 1); /* B[n][k] */
+	frag_gather(C, frag_map(mm, MF_C, it, nc), nc, R, mm->c, cb, 0);
+	if (it == MT_F16 || it == MT_BF16 || it == MT_TF32) {
+		decode_rows(TA, SA, A, M, K, it);
+		decode_rows(TB, SB, B, N, K, it);
 	}
-	int fp = it == MT_F16 || it == MT_BF16 || it == MT_TF32;
-	if (fp) {
-		for (unsigned rr = 0; rr < M; rr++)
-			for (unsigned kk = 0; kk < K; kk++)
-				TA[rr][kk] = decode_tv(it, A[rr][kk]);
-		for (unsigned cc = 0; cc < N; cc++)
-			for (unsigned kk = 0; kk < K; kk++)
-				TB[cc][kk] = decode_tv(it, B[cc][kk]);
-	}
-	for (unsigned rr = 0; rr < M; rr++)
-		for (unsigned cc = 0; cc < N; cc++)
-			D[rr][cc] = dot(mm, A[rr], B[cc], TA[rr], TB[cc], K, C[rr][cc]);
+	/* D's elements straight from their dot products, each once per lane holding it */
+	const struct frag_map *fd = frag_map(mm, MF_D, it, nd);
 	for (unsigned l = 0; l < 32; l++)
 		for (unsigned i = 0; i < nd; i++) {
-			frag_pos(mm, MF_D, it, l, i, &r, &c);
-			frag_set(R, mm->d, mm->dtype, l, i, D[r][c]);
+			unsigned r = fd->r[l][i], c = fd->c[l][i];
+			frag_set(R, mm->d, db, l, i,
+				 dot(mm, A[r], B[c], TA[r], TB[c], SA[r] | SB[c], K, C[r][c]));
 		}
 	return 0;
 }
