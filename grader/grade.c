@@ -49,6 +49,7 @@ struct grading {
 		const struct spec_dataset *d; /* NULL: none kept */
 		struct runner_result res;
 	} kept;
+	const struct spec_dataset *counted; /* emu: the dataset whose run counted (perf) */
 	struct kept_twin {        /* gpu: the twin's provenance run of memcheck's dataset */
 		const struct spec_dataset *d; /* NULL: none kept */
 		struct runner_result res;
@@ -222,12 +223,12 @@ static int do_build(struct grading *g)
 
 /* Runs ARGV (B's program, under a tool or not) on REQUEST, writing RESULT (and its
  * events; LOG: a tool's file, may be NULL), with the emulator's environment where B is
- * an emulator build, and EXTRA (NAME=value, may be NULL) in it. WHAT names the run in
- * messages. */
+ * an emulator build, and EXTRA (NAME=value each, up to 4, NULL-terminated; may be NULL)
+ * in it. WHAT names the run in messages. */
 static int run_argv_env(struct grading *g, const struct build_result *b, const char **argv,
 			const char *request, const char *result, const char *log,
-			unsigned timeout_ms, const char *what, const char *extra, bool deferred,
-			struct runner_result *res)
+			unsigned timeout_ms, const char *what, const char *const *extra,
+			bool deferred, struct runner_result *res)
 {
 	char ptx_env[PATH_MAX + 32], events_env[PATH_MAX + 32], events[PATH_MAX];
 	snprintf(ptx_env, sizeof(ptx_env), "PMPPLAB_EMU_PTX=%s", b->ptx ? b->ptx : "");
@@ -239,7 +240,9 @@ static int run_argv_env(struct grading *g, const struct build_result *b, const c
 	unsigned margin = timeout_ms / 10 > 1000 ? timeout_ms / 10 : 1000;
 	snprintf(stop_env, sizeof(stop_env), "PMPPLAB_EMU_STOP_MS=%u",
 		 timeout_ms > 2 * margin ? timeout_ms - margin : timeout_ms / 2);
-	char *env[] = { ptx_env, events_env, stop_env, (char *)extra, NULL };
+	char *env[8] = { ptx_env, events_env, stop_env };
+	for (unsigned i = 0, n = 3; extra && extra[i] && n < 7; i++)
+		env[n++] = (char *)extra[i];
 	struct subrun_call c = {
 		.b = b, .argv = argv, .env = b->ptx ? env : NULL,
 		.reads = { request }, .writes = { result, events, log },
@@ -579,10 +582,28 @@ static void dataset_paths(const struct grading *g, const struct spec_dataset *d,
 	snprintf(r->what, sizeof(r->what), "dataset %s", d->name);
 }
 
-/* The runs of dataset D into *R; EXTRA: one more NAME=value for the program (NULL: none).
- * A deferred run (made beside others) is counted for fail fast by judge_dataset. */
+/* On the emulator, the dataset the (first) performance check counts (its emu_dataset, as
+ * perf.c picks it): that dataset's run counts too (PMPPLAB_COUNTERS=1, the same program
+ * and input as the check's counted run), and the check reads it instead of running the
+ * program again (issue 16). NULL: none. */
+static const struct spec_dataset *counted_dataset(const struct grading *g)
+{
+	for (unsigned i = 0; g->backend == BACKEND_EMU && i < g->spec->checks_count; i++) {
+		const struct spec_check *c = &g->spec->checks[i];
+		if (c->kind != SPEC_CHECK_PERFORMANCE)
+			continue;
+		const struct spec_dataset *d =
+			spec_dataset_named(g->spec, c->emu_dataset ? c->emu_dataset : c->dataset);
+		return d ? d : &g->spec->datasets[0];
+	}
+	return NULL;
+}
+
+/* The runs of dataset D into *R; NO_TRACE: the run leaves the live trace alone (made
+ * beside others). A deferred run (made beside others) is counted for fail fast by
+ * judge_dataset. */
 static void run_dataset(struct grading *g, const struct spec_dataset *d, struct dataset_run *r,
-			const char *extra, bool deferred)
+			bool no_trace, bool deferred)
 {
 	memset(&r->rr, 0, sizeof(r->rr));
 	memset(&r->sr, 0, sizeof(r->sr));
@@ -597,6 +618,12 @@ static void run_dataset(struct grading *g, const struct spec_dataset *d, struct 
 	r->stage = DATASET_NO_START;
 	const char *argv[9];
 	memcheck_command(argv, NULL, "memcheck", g->prog.program, r->request, r->actual);
+	const char *extra[3] = { 0 };
+	unsigned n = 0;
+	if (no_trace)
+		extra[n++] = "PMPPLAB_TRACE=";
+	if (counted_dataset(g) == d)
+		extra[n++] = "PMPPLAB_COUNTERS=1";
 	r->rc = run_argv_env(g, &g->prog, argv, r->request, r->actual, NULL, lab_timeout_ms(g->spec),
 			     r->what, extra, deferred, &r->sr);
 	if (r->rc == 0)
@@ -637,6 +664,8 @@ static void judge_dataset(struct grading *g, unsigned index, struct dataset_run 
 		g->kept.res.out = sr->out ? strdup(sr->out) : NULL;
 		g->kept.res.err = sr->err ? strdup(sr->err) : NULL;
 	}
+	if (sr->status == RUNNER_EXITED && sr->exit_code == 0 && counted_dataset(g) == d)
+		g->counted = d; /* its result holds the counters: perf reads it (r->actual) */
 	if (sr->status != RUNNER_EXITED || sr->exit_code != 0) {
 		report_run_failure(g, label, sr);
 		g->report->tests[g->report->n_tests - 1].max_score = d->points;
@@ -672,7 +701,7 @@ static void grade_dataset(struct grading *g, unsigned index)
 	free(label);
 	if (skip)
 		return;
-	run_dataset(g, d, &r, NULL, false);
+	run_dataset(g, d, &r, false, false);
 	judge_dataset(g, index, &r, false);
 }
 
@@ -712,7 +741,7 @@ static void *dataset_worker(void *arg)
 			r->rc = -ECANCELED;
 		} else {
 			run_dataset(p->g, &p->g->spec->datasets[p->order[k]], r,
-				    k + 1 < p->n ? "PMPPLAB_TRACE=" : NULL, true);
+				    k + 1 < p->n, true);
 		}
 		pthread_mutex_lock(&p->lock);
 		p->done[k] = true;
@@ -889,7 +918,8 @@ static const struct twin_run *twin_race_run(struct grading *g, const struct spec
 		memcheck_command(argv, NULL, NULL, twin->program, request, t->result);
 		t->rc = run_argv_env(g, twin, argv, request, t->result, NULL,
 				     20 * lab_timeout_ms(g->spec), "the emulator build, race-checked",
-				     "PMPPLAB_EMU_RACECHECK=1", false, &t->res);
+				     (const char *const[]){ "PMPPLAB_EMU_RACECHECK=1", NULL }, false,
+				     &t->res);
 	}
 	return t->rc == 0 ? t : NULL;
 }
@@ -1054,8 +1084,13 @@ static int grade_performance(struct grading *g, const struct spec_check *c)
 		.spec = g->spec, .backend = g->backend, .student = &g->prog, .tmp = g->box,
 		.student_source = g->source, .seed = g->report->seed,
 		.timeout_ms = lab_timeout_ms(g->spec), .quick = g->opts->quick, .runs = &g->runs,
-		.seed_given = g->opts->seed != 0,
+		.seed_given = g->opts->seed != 0, .counted = g->counted,
 	};
+	char counted[176];
+	if (g->counted) {
+		snprintf(counted, sizeof(counted), "%s/%s.out", g->box, g->counted->name);
+		ctx.counted_result = counted;
+	}
 	return perf_grade(&ctx, c, g->report, g->diags);
 }
 

@@ -565,14 +565,22 @@ static int run_solution(const struct perf_context *ctx, const struct build_resul
 	return 0;
 }
 
-/* Emulator: one counted run each (the solution's perhaps kept: run_solution). */
+/* Emulator: one counted run each (the solution's perhaps kept: run_solution; the
+ * student's perhaps its dataset's run, KEPT: its result, or NULL). */
 static int count_both(const struct perf_context *ctx, const struct build_result *student,
-		      const struct build_result *sol, const char *request, struct perf_model *stu,
-		      struct perf_model *ref, char *why, size_t whylen, bool *student_failed)
+		      const struct build_result *sol, const char *request, const char *kept,
+		      struct perf_model *stu, struct perf_model *ref, char *why, size_t whylen,
+		      bool *student_failed)
 {
 	for (unsigned i = 0; i < 2; i++) {
 		bool is_student = i == 0;
 		struct pl_file out;
+		if (is_student && kept && pl_read(&out, kept, why, whylen) == 0) {
+			int rc = perf_model_from_result(&out, stu);
+			pl_release(&out);
+			if (rc == 0)
+				continue; /* else (no counters in it): counted again below */
+		}
 		const char *mode = "PMPPLAB_COUNTERS=1";
 		if ((is_student ? perf_run(ctx, student, mode, NULL, request, &out, why, whylen)
 				: run_solution(ctx, sol, mode, request, &out, why, whylen)) < 0) {
@@ -714,7 +722,9 @@ static int grade_counted(const struct perf_context *ctx, const struct spec_check
 		rc = 0;
 	} else if (rc == 0 && perf_request(ctx, d, request, sizeof(request), why, sizeof(why)) < 0) {
 		report_add(r, name, c->points, false, "could not prepare the inputs of dataset %s: %s", d->name, why);
-	} else if (rc == 0 && count_both(ctx, student, &sol, request, &stu, &ref, why, sizeof(why), &student_failed) < 0) {
+	} else if (rc == 0 && count_both(ctx, student, &sol, request,
+					 student == ctx->student && ctx->counted == d ? ctx->counted_result : NULL,
+					 &stu, &ref, why, sizeof(why), &student_failed) < 0) {
 		/* Its results were right (its correctness test passed): without counters there
 		 * is nothing to judge, and a correct program never fails for speed here. */
 		report_add(r, name, c->points, true,

@@ -146,6 +146,9 @@ struct perf_context {
 	bool seed_given;                    /* the same inputs come again (a class, a lab
 					     * check, the TUI's quick runs): the solution's
 					     * counted results are kept (perf_kept_path) */
+	const struct spec_dataset *counted; /* emu: the dataset whose run counted (grade.c:
+					     * PMPPLAB_COUNTERS=1), or NULL */
+	const char *counted_result;         /* its result: the student's counted run */
 	struct subrun *runs;                /* how the programs run (sandbox, fail fast) */
 };
 
