@@ -351,6 +351,10 @@ static void rt_check_registered(void)
 		if (rt_find_kernel(rt_functions[i]->fatbin, rt_functions[i]->mangled, &m, &k) !=
 		    cudaErrorInvalidDeviceFunction)
 			continue;
+		/* the device runtime's own kernels (libcudadevrt, linked in by a program built
+		 * with -rdc for dynamic parallelism): not in the program's PTX, never launched */
+		if (strstr(rt_functions[i]->mangled, "_cuda_device_runtime_cu_"))
+			continue;
 		if (at < sizeof missing)
 			at += (size_t)snprintf(missing + at, sizeof missing - at, "%s%s",
 					       n ? ", " : "", rt_functions[i]->name);

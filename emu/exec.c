@@ -134,6 +134,7 @@ int block_start(struct block *b, unsigned idx)
 		w->red_pending = 0;
 		w->insns = 0;
 		w->polled = 0;
+		memset(w->cdp_err, 0, sizeof(w->cdp_err));
 		async_reset(w);
 		if (w->kinit) {
 			/* the warp's kernel frame from the previous block of this launch: only
@@ -369,7 +370,8 @@ static const struct ptx_insn *reachable_unsupported(const struct ptx_module *m,
 	return in;
 }
 
-static int run(const struct emu_launch *l, struct emu_fault *fault, int cooperative)
+static int run(const struct emu_launch *l, struct emu_fault *fault, int cooperative,
+	       struct cdp_queue **cdp, unsigned depth)
 {
 	if (fault)
 		memset(fault, 0, sizeof(*fault));
@@ -397,6 +399,8 @@ static int run(const struct emu_launch *l, struct emu_fault *fault, int cooperat
 	emu_schedule_current(&L.sched);
 	L.slice = L.sched.slice ? L.sched.slice : TIMESLICE;
 	L.nsm = (unsigned)emu_device_current(NULL)->sm_count; /* %smid, %nsmid */
+	L.cdp = cdp;
+	L.depth = depth;
 	exec_stuck_arm();
 	pthread_mutex_init(&L.lock, NULL);
 	int rc = launch_params(&L);
@@ -473,12 +477,31 @@ out_params:
 	return rc;
 }
 
+/* A grid, then each grid it launched (exec_cdp.c) in launch order, each with its own
+ * descendants before the next: a grid is complete when they all are, so a launch after
+ * another in the same stream starts after the first one's whole tree, as on a GPU. The
+ * first fault stops the rest. */
+static int run_tree(const struct emu_launch *l, struct emu_fault *fault, int cooperative,
+		    unsigned depth)
+{
+	struct cdp_queue *q = NULL;
+	int rc = run(l, fault, cooperative, &q, depth);
+	struct cdp_child c;
+	while (q && cdp_next(q, &c)) {
+		if (!rc)
+			rc = run_tree(&c.launch, fault, 0, c.depth);
+		cdp_child_done(&c);
+	}
+	cdp_queue_free(q);
+	return rc;
+}
+
 int emu_run(const struct emu_launch *l, struct emu_fault *fault)
 {
-	return run(l, fault, 0);
+	return run_tree(l, fault, 0, 0);
 }
 
 int emu_run_cooperative(const struct emu_launch *l, struct emu_fault *fault)
 {
-	return run(l, fault, 1);
+	return run_tree(l, fault, 1, 0);
 }

@@ -109,6 +109,7 @@ struct warp {
 	int kinit; /* frames[0] holds this launch's kernel frame from an earlier block */
 	int polled;        /* the warp has polled the grid barrier (exec_grid.c) */
 	uint32_t poll_val; /* the value it read last */
+	unsigned char cdp_err[32]; /* each thread's last device runtime error (exec_cdp.c) */
 };
 
 /* A shared array of the launched kernel, as the emulator lays it out (exec_memory.c). */
@@ -172,6 +173,9 @@ struct launch_ctx {
 	unsigned nsm;              /* the emulated GPU's SMs (emu_device.h): %smid, %nsmid */
 	uint64_t grid_ws;          /* a cooperative launch's grid workspace (%envreg1/2), or 0 */
 	struct grid_state *grid;   /* and its barrier's bookkeeping (exec_grid.c) */
+	struct cdp_queue **cdp;    /* the grids this one launched (exec_cdp.c), created at
+				    * its first launch; exec.c runs them after it */
+	unsigned depth;            /* 0: launched by the host; a child: its parent's + 1 */
 };
 
 /* A worker thread of the pool, and the block it runs (a cooperative launch's worker
@@ -262,6 +266,24 @@ void thread_of(const struct block *b, unsigned linear, struct emu_dim3 *t);
 int fault_set(struct block *b, struct warp *w, unsigned lane, const struct ptx_insn *in,
 	      enum emu_fault_kind kind, int rc, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
+
+/* ---- dynamic parallelism (exec_cdp.c) ------------------------------------------ */
+
+/* OP_CDP: the device runtime call in->target (enum cdp_call) for the lanes of MASK. 0, or
+ * a fault's code. */
+int cdp_exec(struct block *b, struct warp *w, const struct ptx_insn *in, uint32_t mask,
+	     struct frame *fr);
+/* A queued child grid, its launch ready for exec.c's run(). */
+struct cdp_child {
+	struct emu_launch launch;
+	void **args;
+	devaddr_t buf;
+	unsigned depth;
+};
+/* Takes the next launched child in launch order: 1, or 0 when none is left. */
+int cdp_next(struct cdp_queue *q, struct cdp_child *c);
+void cdp_child_done(struct cdp_child *c);
+void cdp_queue_free(struct cdp_queue *q);
 
 /* ---- memory (exec_memory.c) ----------------------------------------------------- */
 

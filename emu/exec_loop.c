@@ -930,6 +930,11 @@ int warp_exec(struct block *b, struct warp *w)
 			}
 			NEXT;
 		}
+		CASE(CDP) { /* dynamic parallelism's device runtime (exec_cdp.c) */
+			if ((rc = cdp_exec(b, w, in, m, fr)))
+				goto out;
+			NEXT;
+		}
 		CASE(ASSERTFAIL) {
 			const struct ptx_module *mod = b->L->m;
 			unsigned l = (unsigned)__builtin_ctz(m);

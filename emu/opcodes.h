@@ -122,6 +122,7 @@
 	X(SETCONDITIONAL, "", "")                   /* call cudaGraphSetConditional: a graph's handle */  \
 	X(MALLOC, "", "")                           /* call malloc: the device heap */                    \
 	X(FREE, "", "")                             /* call free: the device heap */                      \
+	X(CDP, "", "")                              /* call __cudaCDP2*: a device-side launch (exec_cdp.c) */ \
 	X(UNPACK, "", "")                           /* mov.bN {a, b, ...}, x: split a register */         \
 	X(PACK, "", "")                             /* mov.bN x, {a, b, ...}: join registers */           \
 	X(CLOCK, "", "")                            /* mov from %clock/%clock64/%globaltimer */           \

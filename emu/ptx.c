@@ -108,6 +108,23 @@ static int parse_module(struct parser *p)
 	return p->rc;
 }
 
+/* The device runtime calls the emulator runs (enum cdp_call), or -1. */
+static int cdp_function(const char *name)
+{
+	static const char *const names[CDP_NCALLS] = {
+		[CDP_PARAM_BUFFER] = "GetParameterBufferV2", [CDP_LAUNCH] = "LaunchDeviceV2",
+		[CDP_STREAM_CREATE] = "StreamCreateWithFlags", [CDP_STREAM_DESTROY] = "StreamDestroy",
+		[CDP_MALLOC] = "Malloc", [CDP_FREE] = "Free", [CDP_GET_LAST_ERROR] = "GetLastError",
+		[CDP_PEEK_AT_LAST_ERROR] = "PeekAtLastError", [CDP_GET_DEVICE] = "GetDevice",
+	};
+	if (strncmp(name, "__cudaCDP2", 10) != 0)
+		return -1;
+	for (int i = 0; i < CDP_NCALLS; i++)
+		if (!strcmp(name + 10, names[i]))
+			return i;
+	return -1;
+}
+
 /* Known extern functions become builtin opcodes; the rest are refused by name. */
 static int resolve_calls(struct parser *p)
 {
@@ -144,10 +161,19 @@ static int resolve_calls(struct parser *p)
 			in->op = name[0] == 'm' ? OP_MALLOC : OP_FREE;
 			continue;
 		}
+		int cdp = cdp_function(name);
+		if (cdp >= 0) { /* dynamic parallelism's device runtime (exec_cdp.h) */
+			in->op = OP_CDP;
+			in->target = (uint32_t)cdp;
+			continue;
+		}
 		if (!strncmp(name, "cudaLaunchDevice", 16) || !strncmp(name, "cudaGetParameterBuffer", 22) ||
-		    !strncmp(name, "__cudaCDP", 9))
-			what = "dynamic parallelism (a kernel launching kernels) is not emulated; run "
-			       "with --backend gpu";
+		    !strncmp(name, "__cudaCDP", 9)) {
+			snprintf(buf, sizeof buf,
+				 "the device runtime call '%s' (dynamic parallelism) is not emulated; run "
+				 "with --backend gpu", name);
+			what = buf;
+		}
 		else if (!strncmp(name, "cudaCG", 6)) /* the grid barrier of older toolkits */
 			what = "grid-wide synchronisation (this_grid().sync()) is not emulated; run "
 			       "with --backend gpu";

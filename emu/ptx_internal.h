@@ -47,6 +47,15 @@ enum ptx_rnd {
 enum ptx_video_op { VOP_ADD, VOP_SUB, VOP_AVRG, VOP_ABSDIFF, VOP_MIN, VOP_MAX, VOP_SET };
 enum ptx_prmt_mode { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 };
 enum ptx_mulmode { MUL_LO, MUL_HI, MUL_WIDE };
+/* The device runtime's calls (dynamic parallelism, CUDA 12's CDP2 ABI) that OP_CDP
+ * carries in its target: exec_cdp.c runs them. */
+enum cdp_call {
+	CDP_PARAM_BUFFER, /* __cudaCDP2GetParameterBufferV2(func, grid, block, shmem) */
+	CDP_LAUNCH,       /* __cudaCDP2LaunchDeviceV2(buffer, stream) */
+	CDP_STREAM_CREATE, CDP_STREAM_DESTROY, CDP_MALLOC, CDP_FREE,
+	CDP_GET_LAST_ERROR, CDP_PEEK_AT_LAST_ERROR, CDP_GET_DEVICE,
+	CDP_NCALLS
+};
 enum ptx_atomop {
 	AOP_ADD, AOP_MIN, AOP_MAX, AOP_INC, AOP_DEC, AOP_AND, AOP_OR, AOP_XOR, AOP_EXCH, AOP_CAS
 };

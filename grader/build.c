@@ -82,6 +82,8 @@ struct job {
 				      * both are there; else NULL */
 	char *device;                /* with nvrtc_tool: the file's device view (hostview.h) */
 	char arch[32];               /* emu: "-arch=compute_90", the emulated device's */
+	bool rdc;                    /* relocatable device code: a program whose kernels
+				      * launch kernels (dynamic parallelism) */
 };
 
 static void job_release(struct job *j)
@@ -111,6 +113,8 @@ static void job_hash(const struct job *j, const char *host_view, char hex[33])
 	if (j->want_ptx)
 		fs_hash_str(&h, "barriers-ptx-native"); /* issue 6; the binary's architecture */
 	fs_hash_str(&h, j->arch);
+	if (j->rdc)
+		fs_hash_str(&h, "-rdc=true");
 	fs_hash_str(&h, j->tool);
 	if (j->glue)
 		fs_hash_str(&h, j->glue);
@@ -178,7 +182,7 @@ static void timing_flags(const struct job *j, struct compile *host, char *rpath,
 
 /* Fills the compiler command lines for the job, writing into DIR/host and DIR/ptx. */
 static int job_commands(const struct job *j, const char *dir, struct compile *host,
-			struct compile *ptx, char paths[13][PATH_MAX])
+			struct compile *ptx, char paths[14][PATH_MAX])
 {
 	snprintf(paths[0], PATH_MAX, "%s/host/prog", dir);
 	snprintf(paths[1], PATH_MAX, "%s/ptx/prog.ptx", dir);
@@ -186,6 +190,9 @@ static int job_commands(const struct job *j, const char *dir, struct compile *ho
 	snprintf(paths[3], PATH_MAX, "%s/pl_harness.c", j->harness);
 	snprintf(paths[4], PATH_MAX, "%s/pl_io.c", j->harness);
 	snprintf(paths[5], PATH_MAX, "-Xlinker=-rpath,%s", j->emulib ? j->emulib : "");
+	/* -arch=compute_90 -> sm_90: the machine code nvcc's device link wants (rdc) */
+	const char *cc = strstr(j->arch, "compute_");
+	snprintf(paths[13], PATH_MAX, "-arch=sm_%s", cc ? cc + 8 : "90");
 	arg(host, j->tool);
 	if (j->backend == BACKEND_AUTO) { /* cc for a CPU reference */
 		arg(host, "-O2");
@@ -196,8 +203,16 @@ static int job_commands(const struct job *j, const char *dir, struct compile *ho
 		arg(host, "-Wno-deprecated-gpu-targets");
 		if (j->lab)
 			arg(host, "-DPMPPLAB_HARNESS_CUDA");
-		arg(host, j->backend == BACKEND_GPU ? "-arch=native" : "-cudart=none");
-		if (j->arch[0])
+		if (j->rdc) /* the device link needs a real architecture, and on the emulator
+			     * nvcc's default runtime: an empty archive (emu/meson.build) */
+			arg(host, "-rdc=true");
+		if (j->backend == BACKEND_GPU)
+			arg(host, "-arch=native");
+		else if (j->rdc)
+			arg(host, paths[13]);
+		else
+			arg(host, "-cudart=none");
+		if (j->arch[0] && !j->rdc)
 			arg(host, j->arch);
 	}
 	for (unsigned i = 0; i < j->n_flags; i++)
@@ -240,6 +255,8 @@ static int job_commands(const struct job *j, const char *dir, struct compile *ho
 		arg(ptx, "-lineinfo");
 		arg(ptx, "-O2");
 		arg(ptx, "-Wno-deprecated-gpu-targets");
+		if (j->rdc)
+			arg(ptx, "-rdc=true");
 		if (j->arch[0])
 			arg(ptx, j->arch);
 		for (unsigned i = 0; i < j->n_flags; i++)
@@ -364,7 +381,7 @@ struct stage {
 	struct sandbox_view views[2];
 	bool boxed;
 	struct compile host, ptx;
-	char paths[13][PATH_MAX];
+	char paths[14][PATH_MAX];
 };
 
 /* Makes the folder next to FINAL_DIR and fills the commands. Returns 0 or -errno; call
@@ -585,7 +602,7 @@ static bool job_host_prog(struct job *j, const char *cache, char *path, size_t l
 {
 	const char *env = getenv("PMPPLAB_FAST_BUILD");
 	bool fast = !(env && strcmp(env, "0") == 0);
-	if (j->backend != BACKEND_EMU || !j->user_dir || (!fast && !j->nvrtc_tool))
+	if (j->backend != BACKEND_EMU || !j->user_dir || (!fast && !j->nvrtc_tool) || j->rdc)
 		return false;
 	size_t n = 0;
 	char *text = fs_read(j->user_source, &n);
@@ -619,21 +636,33 @@ static void job_keep_host(const struct build_result *out, const char *prog, cons
 		unlink(tmp);
 }
 
+/* J's folder in the build cache; whether a build of it is there. */
+static bool job_cached(const struct job *j, char dir[PATH_MAX])
+{
+	char *cache = paths_cache_dir();
+	char hex[33], prog[PATH_MAX + 8], ptx[PATH_MAX + 8];
+	job_hash(j, NULL, hex);
+	snprintf(dir, PATH_MAX, "%s/build/%s", cache ? cache : "/tmp/pmpplab-cache", hex);
+	free(cache);
+	snprintf(prog, sizeof(prog), "%s/prog", dir);
+	snprintf(ptx, sizeof(ptx), "%s/prog.ptx", dir);
+	return access(prog, X_OK) == 0 &&
+	       ((j->backend != BACKEND_EMU && !j->want_ptx) || access(ptx, R_OK) == 0);
+}
+
 static int job_run(struct job *j, struct build_result *out, struct diag_list *errs)
 {
 	char *cache = paths_cache_dir();
-	char hex[33], dir[PATH_MAX], host_prog[PATH_MAX];
+	char dir[PATH_MAX], host_prog[PATH_MAX];
 	const char *root = cache ? cache : "/tmp/pmpplab-cache";
-	job_hash(j, NULL, hex);
-	snprintf(dir, sizeof(dir), "%s/build/%s", root, hex);
 	bool reusable = job_host_prog(j, root, host_prog, sizeof(host_prog));
 	free(cache);
 	char prog[PATH_MAX + 8], ptx[PATH_MAX + 8];
+	bool cached = job_cached(j, dir);
 	snprintf(prog, sizeof(prog), "%s/prog", dir);
 	snprintf(ptx, sizeof(ptx), "%s/prog.ptx", dir);
 	int rc = 0;
-	if (access(prog, X_OK) == 0 &&
-	    ((j->backend != BACKEND_EMU && !j->want_ptx) || access(ptx, R_OK) == 0)) {
+	if (cached) {
 		out->cached = true;
 	} else {
 		char parent[PATH_MAX];
@@ -818,8 +847,24 @@ int build_standalone(const char *source, enum backend_kind backend, enum build_p
 			 .user_dir = folder_of(abs, 1) };
 	int rc = j.user_dir ? job_tools(&j, errs) : -ENOMEM;
 	if (rc == 0) {
-		job_find_nvrtc(&j, ptx);
+		char dir[PATH_MAX];
+		struct job rdc = j;
+		rdc.rdc = true;
+		if (!job_cached(&rdc, dir)) /* else built before as relocatable device code */
+			job_find_nvrtc(&j, ptx);
+		else
+			j.rdc = true;
 		rc = job_run(&j, out, errs);
+		/* kernels that launch kernels (dynamic parallelism): nvcc asks for separate
+		 * compilation; build again so, as a GPU program's Makefile would (-rdc=true) */
+		if (rc == -ENOEXEC && !j.rdc && out->log &&
+		    strstr(out->log, "requires separate compilation mode")) {
+			build_result_release(out);
+			free(j.nvrtc_tool);
+			j.nvrtc_tool = NULL;
+			j.rdc = true;
+			rc = job_run(&j, out, errs);
+		}
 	}
 	job_release(&j);
 	return rc;

@@ -378,13 +378,13 @@ static void test_directed_rounding(void **state)
 /* Faults inside toolkit headers are reported at the user's line: nvcc emits one .loc
  * per level of inlining, so the chain (driver_abi.h in cooperative_groups.h in the
  * user's header in the kernel) is followed up to the first file outside the toolkit.
- * Special registers the emulator does not model and device-side launches are refused by
- * what they are. */
+ * Special registers the emulator does not model and device runtime calls it does not run
+ * (exec_cdp.c runs the launches) are refused by what they are. */
 static void test_inlined_lines_and_refusals(void **state)
 {
 	(void)state;
 	static const char txt[] = PTX_HEAD("sm_75")
-		".extern .func (.param .b32 func_retval0) __cudaCDP2LaunchDeviceV2\n"
+		".extern .func (.param .b32 func_retval0) __cudaCDP2EventRecord\n"
 		"(\n\t.param .b64 p0,\n\t.param .b64 p1\n)\n;\n"
 		".visible .entry g()\n{\n\t.reg .b32 %r<4>;\n"
 		"\t.loc 1 8 3\n\tmov.u32 %r1, %tid.x;\n"
@@ -397,7 +397,7 @@ static void test_inlined_lines_and_refusals(void **state)
 		"\t.loc 1 20 5\n\t{\n\t.param .b64 param0;\n\tst.param.b64 [param0], %rd1;\n"
 		"\t.param .b64 param1;\n\tst.param.b64 [param1], %rd2;\n"
 		"\t.param .b32 retval0;\n"
-		"\tcall.uni (retval0), __cudaCDP2LaunchDeviceV2, (param0, param1);\n\t}\n"
+		"\tcall.uni (retval0), __cudaCDP2EventRecord, (param0, param1);\n\t}\n"
 		"\tret;\n}\n"
 		".file 1 \"/home/s/k.cu\"\n"
 		".file 2 \"/usr/local/cuda/include/cooperative_groups.h\"\n"
@@ -417,7 +417,8 @@ static void test_inlined_lines_and_refusals(void **state)
 	assert_int_equal(emu_run(&l, &f), -ENOTSUP);
 	assert_string_equal(f.file, "/home/s/k.cu");
 	assert_int_equal(f.line, 20);
-	assert_non_null(strstr(f.message, "dynamic parallelism (a kernel launching kernels)"));
+	assert_non_null(strstr(f.message, "the device runtime call '__cudaCDP2EventRecord' (dynamic "
+					  "parallelism) is not emulated"));
 	ptx_module_free(m);
 }
 
