@@ -465,6 +465,53 @@ static uint64_t tc_group(const struct tv *a, const struct tv *b, unsigned n, str
 	return fmt_pack(FMT_F32, s < 0, mag, g, RND_RZ, 0);
 }
 
+/* The inputs of one row of A or column of B, as separate arrays so that the sums of
+ * f16 and bf16 products vectorise (fast_sum). */
+struct tv_rows {
+	int32_t expo[MAXD][MAXD];
+	uint32_t mag[MAXD][MAXD];
+	uint32_t neg[MAXD][MAXD];
+};
+
+static void tv_split(struct tv_rows *S, struct tv (*T)[MAXD], unsigned rows, unsigned k)
+{
+	for (unsigned r = 0; r < rows; r++)
+		for (unsigned i = 0; i < k; i++) {
+			S->expo[r][i] = T[r][i].expo;
+			S->mag[r][i] = T[r][i].mag;
+			S->neg[r][i] = T[r][i].neg;
+		}
+}
+
+/* tc_group of k f16 or bf16 products (mb stored significand bits) with no NaN or
+ * infinity among them or in c, on the split rows: the same sum, term for term. */
+#if EMU_CLONES
+__attribute__((target_clones("arch=x86-64-v3", "default"))) /* see emu/meson.build */
+#endif
+static uint64_t fast_sum(const int32_t *xa, const uint32_t *ma, const uint32_t *na,
+			 const int32_t *xb, const uint32_t *mbv, const uint32_t *nb, unsigned k,
+			 int mb, struct tv c, unsigned dt)
+{
+	int emax = c.expo;
+	for (unsigned i = 0; i < k; i++) {
+		int x = xa[i] + xb[i];
+		emax = x > emax ? x : emax;
+	}
+	int g = emax - 25, base = g + 2 * mb;
+	uint64_t qc = shift_rz(c.mag, c.e - g);
+	int64_t s = c.neg ? -(int64_t)qc : (int64_t)qc;
+	for (unsigned i = 0; i < k; i++) {
+		int sh = xa[i] + xb[i] - base;
+		uint64_t p = (uint64_t)ma[i] * mbv[i];
+		uint64_t q = sh >= 0 ? p << (sh & 63) : p >> (-sh > 63 ? 63 : -sh);
+		s += (na[i] ^ nb[i]) ? -(int64_t)q : (int64_t)q;
+	}
+	uint64_t mag = s < 0 ? (uint64_t)-s : (uint64_t)s;
+	if (dt == MT_F16)
+		return fmt_pack(FMT_F16, s < 0, mag, g, RND_RN, 0);
+	return fmt_pack(FMT_F32, s < 0, mag, g, RND_RZ, 0);
+}
+
 /* One step of the f64 mma: a fused multiply-add, and the H100's NaNs (mma_specials.cu):
  * a NaN operand is passed on made quiet, B's before C's before A's; an invalid operation
  * (0 x inf, inf - inf) gives 0xfff8000000000000. */
@@ -561,6 +608,7 @@ static int product(struct block *b, struct warp *w, const struct ptx_insn *in,
 	static _Thread_local uint64_t A[MAXD][MAXD], B[MAXD][MAXD], C[MAXD][MAXD];
 	static _Thread_local struct tv TA[MAXD][MAXD], TB[MAXD][MAXD];
 	static _Thread_local uint8_t SA[MAXD], SB[MAXD];
+	static _Thread_local struct tv_rows XA, XB;
 	unsigned it = mm->atype, M = mm->m, N = mm->n, K = mm->k;
 	unsigned ib = ptx_mtype_bits(it), cb = ptx_mtype_bits(mm->ctype), db = ptx_mtype_bits(mm->dtype);
 	unsigned na = frag_elems(mm->na, it), nb = frag_elems(mm->nb, it);
@@ -572,13 +620,30 @@ static int product(struct block *b, struct warp *w, const struct ptx_insn *in,
 		decode_rows(TA, SA, A, M, K, it);
 		decode_rows(TB, SB, B, N, K, it);
 	}
+	int fast = it == MT_F16 || it == MT_BF16;
+	for (unsigned r = 0; fast && r < M; r++)
+		fast = !SA[r];
+	for (unsigned c = 0; fast && c < N; c++)
+		fast = !SB[c];
+	if (fast) {
+		tv_split(&XA, TA, M, K);
+		tv_split(&XB, TB, N, K);
+	}
+	int mbits = it == MT_F16 ? 10 : 7;
 	/* D's elements straight from their dot products, each once per lane holding it */
 	const struct frag_map *fd = frag_map(mm, MF_D, it, nd);
 	for (unsigned l = 0; l < 32; l++)
 		for (unsigned i = 0; i < nd; i++) {
 			unsigned r = fd->r[l][i], c = fd->c[l][i];
-			frag_set(R, mm->d, db, l, i,
-				 dot(mm, A[r], B[c], TA[r], TB[c], SA[r] | SB[c], K, C[r][c]));
+			struct tv tc;
+			uint64_t v;
+			if (fast && (tc = mm->ctype == MT_F16 ? decode_tv(MT_F16, C[r][c])
+							 : decode_tv(MT_F32, C[r][c])).kind < TV_NAN)
+				v = fast_sum(XA.expo[r], XA.mag[r], XA.neg[r], XB.expo[c], XB.mag[c],
+					     XB.neg[c], K, mbits, tc, mm->dtype);
+			else
+				v = dot(mm, A[r], B[c], TA[r], TB[c], SA[r] | SB[c], K, C[r][c]);
+			frag_set(R, mm->d, db, l, i, v);
 		}
 	return 0;
 }
