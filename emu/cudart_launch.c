@@ -42,6 +42,7 @@ static const cudaError_t rt_fault_codes[] = {
 	[EMU_FAULT_BARRIER] = cudaErrorLaunchFailure,
 	[EMU_FAULT_TRAP] = cudaErrorLaunchFailure,         /* asm("trap;") */
 	[EMU_FAULT_LIMIT] = cudaErrorLaunchFailure,        /* stack overflow, runaway recursion */
+	[EMU_FAULT_PC] = cudaErrorInvalidPc,
 };
 
 cudaError_t rt_launch_cfg_code(enum rt_cfg_problem p)

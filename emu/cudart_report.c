@@ -283,6 +283,7 @@ const char *rt_report_fault_kind(enum emu_fault_kind k)
 	case EMU_FAULT_BARRIER: return "barrier";
 	case EMU_FAULT_TRAP: return "trap";
 	case EMU_FAULT_LIMIT: return "limit";
+	case EMU_FAULT_PC: return "invalid-pc";
 	case EMU_OK: break;
 	}
 	return "unknown";

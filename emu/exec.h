@@ -33,6 +33,7 @@ enum emu_fault_kind {
 	EMU_FAULT_BARRIER,
 	EMU_FAULT_TRAP,
 	EMU_FAULT_LIMIT,
+	EMU_FAULT_PC, /* a call through a pointer that is not a device function */
 };
 
 struct emu_fault {
@@ -101,6 +102,11 @@ struct emu_hooks {
 	 * launch (-EDEADLK): the race checker's view (race.h), for which a barrier after an
 	 * early return is a finding. */
 	int strict_exits;
+	/* called after on_insn of a call through a function pointer, with the lanes that
+	 * make it (the others call theirs later, again through on_insn then on_icall) and
+	 * the index of the function they reach in the module */
+	void (*on_icall)(void *ctx, unsigned block_linear, unsigned warp, uint32_t active,
+			 unsigned func);
 };
 void emu_set_hooks(const struct emu_hooks *hooks); /* process-wide; NULL turns off */
 

@@ -63,13 +63,12 @@ static struct cdp_queue *queue_of(struct launch_ctx *L)
 	return *L->cdp;
 }
 
-/* The kernel a function value names (mov.u64 %rd, kernel: ptx_operands.c), or NULL. */
+/* The kernel a function value names (mov.u64 %rd, kernel: its address, ptx_func_at),
+ * or NULL. */
 static const struct ptx_func *kernel_of(const struct ptx_module *m, uint64_t v)
 {
-	if (v >= m->nfuncs)
-		return NULL;
-	const struct ptx_func *f = &m->funcs[v];
-	return f->is_entry && f->defined ? f : NULL;
+	const struct ptx_func *f = ptx_func_at(m, v);
+	return f && f->is_entry ? f : NULL;
 }
 
 static uint64_t param_buffer(struct launch_ctx *L, uint64_t func, const uint32_t grid[3],

@@ -117,10 +117,56 @@ int stack_push(struct warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 
 /* ---- calls and returns ---------------------------------------------------------- */
 
+/* The function an indirect call of lanes *m reaches, from the address in s[0] of the
+ * first of them. The lanes whose address differs call theirs after these return, as a
+ * GPU serialises them: an entry that runs the call again for them is pushed under the
+ * callee's (the entry on top has moved past the call), and *m keeps the others. NULL
+ * after a fault: the address is not one of the module's device functions. */
+static const struct ptx_func *icall_target(struct block *b, struct warp *w,
+					   const struct ptx_insn *in, uint32_t *m)
+{
+	const uint64_t *a = w->frames[w->nframes - 1].regs + (size_t)in->s[0] * 32;
+	unsigned first = (unsigned)__builtin_ctz(*m);
+	uint64_t addr = a[first];
+	uint32_t same = 0;
+	for (uint32_t mm = *m; mm; mm &= mm - 1) {
+		unsigned l = (unsigned)__builtin_ctz(mm);
+		same |= (uint32_t)(a[l] == addr) << l;
+	}
+	const struct ptx_func *f = ptx_func_at(b->L->m, addr);
+	if (!f || f->is_entry) {
+		fault_set(b, w, first, in, EMU_FAULT_PC, -EFAULT,
+			  "call through a pointer that is not a device function (0x%llx%s): a "
+			  "GPU jumps there and stops the kernel with an invalid program counter",
+			  (unsigned long long)addr,
+			  addr == 0 ? ", a null pointer" : ptx_is_code_addr(addr)
+			  ? ", a kernel or a function of another .cu file" : ", data");
+		return NULL;
+	}
+	if (same != *m) {
+		uint32_t after = w->stack[w->sp - 1].pc;
+		if (stack_push(w, after - 1, after, *m & ~same)) {
+			fault_set(b, w, 0, in, EMU_FAULT_LIMIT, -ENOMEM, "out of memory for a call");
+			return NULL;
+		}
+		*m = same;
+	}
+	return f;
+}
+
 int warp_call(struct block *b, struct warp *w, const struct ptx_insn *in, uint32_t m)
 {
 	const struct ptx_module *mod = b->L->m;
-	const struct ptx_func *callee = &mod->funcs[in->target];
+	const struct ptx_func *callee = in->target == PTX_CALL_INDIRECT
+						? icall_target(b, w, in, &m)
+						: &mod->funcs[in->target];
+	if (!callee)
+		return b->fault_rc;
+#if EMU_HOOKS
+	const struct emu_hooks *hooks = b->L->hooks;
+	if (in->target == PTX_CALL_INDIRECT && hooks && hooks->on_icall)
+		hooks->on_icall(hooks->ctx, b->idx, w->id, m, (unsigned)(callee - mod->funcs));
+#endif
 	struct frame *fr = &w->frames[w->nframes - 1];
 	uint64_t base = fr->local_base + ((fr->f->local_size + 15) & ~(size_t)15);
 	if (base + callee->local_size > b->local_per_thread || w->nframes == MAX_CALL_DEPTH)

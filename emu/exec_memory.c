@@ -76,6 +76,10 @@ static void explain_global(char *buf, size_t len, uint64_t addr, unsigned size)
 			 (unsigned long long)addr);
 		return;
 	}
+	if (ptx_is_code_addr(addr)) {
+		snprintf(buf, len, "which is the address of a device function (code, not data)");
+		return;
+	}
 	if (devmem_nearest(addr, &in) == 0) {
 		uint64_t end = in.base + in.size;
 		const char *lab = in.label ? in.label : "device memory";

@@ -17,6 +17,7 @@
 #include "ptx_parser.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,7 +210,8 @@ static void propagate_unsupported(struct ptx_module *m)
 				continue;
 			for (unsigned pc = 0; pc < f->ncode; pc++) {
 				const struct ptx_insn *in = &f->code[pc];
-				if (in->op == OP_CALL &&
+				/* an indirect call: the function it reaches faults there */
+				if (in->op == OP_CALL && in->target != PTX_CALL_INDIRECT &&
 				    m->funcs[in->target].unsupported != PTX_NOPC) {
 					f->unsupported = pc;
 					changed = 1;
@@ -218,6 +220,27 @@ static void propagate_unsupported(struct ptx_module *m)
 			}
 		}
 	}
+}
+
+/* F names what G names: G's shared symbols added to F's list; *changed set if any. */
+static int take_shared(struct ptx_func *f, const struct ptx_func *g, int *changed)
+{
+	if (g->shared_dyn && !f->shared_dyn) {
+		f->shared_dyn = 1;
+		*changed = 1;
+	}
+	for (unsigned i = 0; i < g->nshsyms; i++) {
+		unsigned k = 0;
+		while (k < f->nshsyms && f->shsyms[k] != g->shsyms[i])
+			k++;
+		if (k < f->nshsyms)
+			continue;
+		if (grow((void **)&f->shsyms, &f->shsyms_cap, f->nshsyms + 1, sizeof(*f->shsyms)))
+			return -ENOMEM;
+		f->shsyms[f->nshsyms++] = g->shsyms[i];
+		*changed = 1;
+	}
+	return 0;
 }
 
 /* A function's shared memory is what its callees name too: each list gets its
@@ -231,22 +254,13 @@ static int propagate_shared(struct ptx_module *m)
 			for (unsigned pc = 0; pc < f->ncode; pc++) {
 				if (f->code[pc].op != OP_CALL)
 					continue;
-				const struct ptx_func *g = &m->funcs[f->code[pc].target];
-				if (g->shared_dyn && !f->shared_dyn) {
-					f->shared_dyn = 1;
-					changed = 1;
-				}
-				for (unsigned i = 0; i < g->nshsyms; i++) {
-					unsigned k = 0;
-					while (k < f->nshsyms && f->shsyms[k] != g->shsyms[i])
-						k++;
-					if (k < f->nshsyms)
-						continue;
-					if (grow((void **)&f->shsyms, &f->shsyms_cap, f->nshsyms + 1,
-						 sizeof(*f->shsyms)))
-						return -ENOMEM;
-					f->shsyms[f->nshsyms++] = g->shsyms[i];
-					changed = 1;
+				/* an indirect call may reach any function */
+				unsigned t = f->code[pc].target, indirect = t == PTX_CALL_INDIRECT;
+				for (unsigned gi = indirect ? 0 : t; gi < (indirect ? m->nfuncs : t + 1);
+				     gi++) {
+					int rc = take_shared(f, &m->funcs[gi], &changed);
+					if (rc)
+						return rc;
 				}
 			}
 		}
@@ -311,6 +325,8 @@ int ptx_module_load(const char *text, size_t len, const char *path, struct ptx_m
 		free(p.m);
 		return -ENOMEM;
 	}
+	static atomic_uint modules_loaded;
+	p.m->code_id = atomic_fetch_add(&modules_loaded, 1) & 0xff;
 	int rc = lex(text, len, &p.t, &p.nt);
 	if (rc)
 		goto done;
@@ -342,6 +358,19 @@ done:
 	}
 	*out = p.m;
 	return 0;
+}
+
+uint64_t ptx_func_addr(const struct ptx_module *m, unsigned idx)
+{
+	return PTX_CODE_BASE + ((uint64_t)m->code_id << 32) + 16ull * idx;
+}
+
+const struct ptx_func *ptx_func_at(const struct ptx_module *m, uint64_t addr)
+{
+	uint64_t off = addr - ptx_func_addr(m, 0);
+	if (off % 16 || off / 16 >= m->nfuncs || !m->funcs[off / 16].defined)
+		return NULL;
+	return &m->funcs[off / 16];
 }
 
 void ptx_module_free(struct ptx_module *m)

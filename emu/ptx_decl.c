@@ -140,6 +140,8 @@ static int parse_init(struct parser *p, unsigned type, unsigned char *buf, size_
 			struct ment *e = map_get(&p->globals, s->p, s->len);
 			if (e && e->kind == K_SYM)
 				v = p->m->syms[e->val].addr;
+			else if (e && e->kind == K_FUNC) /* vtables, function pointer tables */
+				v = ptx_func_addr(p->m, (unsigned)e->val);
 			p->i++;
 			if (peek(p)->kind == ')')
 				p->i++;

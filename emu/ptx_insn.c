@@ -189,10 +189,12 @@ static int decode_call(struct ctx *c, struct opnd *ops, int nops)
 		return perr(p, c->line, "call: expected a function name");
 	struct tok *fn = ops[k].t;
 	struct ment *e = map_get(&c->b->names, fn->p, fn->len);
-	if (e && e->kind == K_REG) {
-		return add_unsupported(c, "indirect calls through function pointers are not "
-					  "emulated", NULL);
-	}
+	/* through a register (a function pointer, a virtual function): the callee is
+	 * looked up by address when the call runs; the .callprototype label after the
+	 * arguments adds nothing the callee's own parameters do not say */
+	int indirect = e && e->kind == K_REG;
+	if (indirect)
+		in->s[0] = (uint32_t)e->val;
 	k++;
 	in->off = p->m->ncallargs;
 	in->ns = 0;
@@ -213,6 +215,11 @@ static int decode_call(struct ctx *c, struct opnd *ops, int nops)
 			in->ns++;
 		}
 	}
+	in->op = OP_CALL;
+	if (indirect) {
+		in->target = PTX_CALL_INDIRECT;
+		return 0;
+	}
 	/* the callee is resolved once the whole module is read */
 	if (grow((void **)&p->calls, &p->callcap, p->ncalls + 1, sizeof(*p->calls)))
 		return -ENOMEM;
@@ -220,7 +227,6 @@ static int decode_call(struct ctx *c, struct opnd *ops, int nops)
 	if (!(p->calls[p->ncalls].name = strndup(fn->p, fn->len)))
 		return -ENOMEM;
 	p->ncalls++;
-	in->op = OP_CALL;
 	return 0;
 }
 

@@ -111,7 +111,8 @@ struct ptx_insn {
 	uint32_t d[4];  /* destination slots */
 	uint32_t s[6];  /* source slots (ld/st/atom: s[0] is the address base) */
 	int64_t off;    /* address offset (symbol address + immediate) */
-	uint32_t target; /* bra: pc; call: function index; unsupported: message index */
+	uint32_t target; /* bra: pc; call: function index (or PTX_CALL_INDIRECT);
+			  * unsupported: message index */
 	uint32_t reconv; /* bra: immediate post-dominator pc, or PTX_NOPC */
 	uint32_t line;   /* .cu line (0 unknown) */
 	uint16_t file;   /* index into module files (0 unknown) */
@@ -220,7 +221,25 @@ struct ptx_module {
 	size_t module_shared;  /* static .shared declared at module scope */
 	size_t extern_shared_align;
 	int grid_workspace;    /* some code reads %envreg1/2: cooperative groups' grid_group */
+	unsigned code_id;      /* this module's part of the function addresses (below) */
 };
+
+/* Device functions as values (function pointers, vtables): function i of a module has
+ * the address PTX_CODE_BASE + code_id << 32 + 16 * i, outside every host and devmem
+ * address (not canonical on x86-64 and arm64), so a load or store through it faults and
+ * a call through anything else is caught (exec_frames.c). Stable for a module's life;
+ * each loaded module has its own code_id, as separately compiled code has its own. */
+#define PTX_CODE_BASE 0x00c0de0000000000ull
+#define PTX_CALL_INDIRECT PTX_NOPC /* call insn.target: through the address in s[0] */
+uint64_t ptx_func_addr(const struct ptx_module *m, unsigned idx);
+/* The function (or kernel) of m defined at ADDR, or NULL: NULL, data, an extern
+ * function, another module's. */
+const struct ptx_func *ptx_func_at(const struct ptx_module *m, uint64_t addr);
+/* Nonzero when ADDR lies in the range of function addresses. */
+static inline int ptx_is_code_addr(uint64_t addr)
+{
+	return (addr >> 40) == (PTX_CODE_BASE >> 40);
+}
 
 /* The poisoned gap the emulator leaves after each .shared array of SIZE bytes (and after
  * the dynamic one), so that an overrun of one array faults instead of landing in the

@@ -134,8 +134,8 @@ static int name_slot(struct ctx *c, const struct tok *t, unsigned ty, int *local
 			return reloc_imm(c, 0);
 		return slot_imm(c->b, s->addr, 0);
 	}
-	if (g && g->kind == K_FUNC)
-		return slot_imm(c->b, g->val, 0);
+	if (g && g->kind == K_FUNC) /* a function pointer */
+		return slot_imm(c->b, ptx_func_addr(p->m, (unsigned)g->val), 0);
 	if (t->p[0] == '%' && !e && is_special_name(t)) {
 		/* a special register the emulator does not model: refused when executed */
 		c->unsupported_sreg = t;

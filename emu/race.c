@@ -592,6 +592,15 @@ static const struct ptx_func *warp_func(struct race_tracker *t, struct rwarp *w)
 	return w->depth ? w->fr[w->depth - 1].f : t->kf;
 }
 
+/* The warp's lanes ACTIVE enter function FUNC at the call at WHERE. */
+static void enter_call(struct race_tracker *t, struct rwarp *w, unsigned func, uint32_t where,
+		       uint32_t active)
+{
+	if (w->depth < RACE_MAX_DEPTH && func < t->m->nfuncs)
+		w->fr[w->depth] = (struct rframe){ &t->m->funcs[func], where, active, 0 };
+	w->depth++; /* past RACE_MAX_DEPTH: counted, positions by line */
+}
+
 static void hook_insn(void *ctx, unsigned block, unsigned warp, uint32_t active, unsigned pc,
 		      unsigned line)
 {
@@ -624,9 +633,9 @@ static void hook_insn(void *ctx, unsigned block, unsigned warp, uint32_t active,
 			w->pass[__builtin_ctz(a)]++;
 	switch (in->op) {
 	case OP_CALL:
-		if (w->depth < RACE_MAX_DEPTH && in->target < t->m->nfuncs)
-			w->fr[w->depth] = (struct rframe){ &t->m->funcs[in->target], where, active, 0 };
-		w->depth++; /* past RACE_MAX_DEPTH: counted, positions by line */
+		if (in->target == PTX_CALL_INDIRECT) /* hook_icall follows, with the callee */
+			break;
+		enter_call(t, w, in->target, where, active);
 		break;
 	case OP_RET:
 		if (w->depth) {
@@ -652,6 +661,18 @@ static void hook_insn(void *ctx, unsigned block, unsigned warp, uint32_t active,
 	default:
 		break;
 	}
+}
+
+static void hook_icall(void *ctx, unsigned block, unsigned warp, uint32_t active,
+		       unsigned func)
+{
+	struct race_tracker *t = ctx;
+	struct rblock *rb = block_get(t, block);
+	if (!rb || warp >= t->nwarps)
+		return;
+	struct rwarp *w = &rb->w[warp];
+	if (w->op == OP_CALL) /* hook_insn followed the call (not past RACE_MAX_DEPTH) */
+		enter_call(t, w, func, w->where, active);
 }
 
 static void hook_barrier(void *ctx, unsigned block, unsigned warp, uint32_t active,
@@ -821,6 +842,7 @@ struct race_tracker *race_new(const struct emu_launch *l)
 	t->hooks.on_insn = hook_insn;
 	t->hooks.on_access = hook_access;
 	t->hooks.on_barrier = hook_barrier;
+	t->hooks.on_icall = hook_icall;
 	t->hooks.strict_exits = 1; /* an early return before a barrier stays a finding */
 	return t;
 }

@@ -72,6 +72,8 @@ struct pl_emu_hooks {
 	void (*on_barrier)(void *ctx, unsigned block_linear, unsigned warp, uint32_t active,
 			   unsigned line);
 	int strict_exits; /* 0: early returns exit, as on a GPU */
+	void (*on_icall)(void *ctx, unsigned block_linear, unsigned warp, uint32_t active,
+			 unsigned func); /* NULL: calls through pointers count as instructions */
 };
 
 /* The hook functions, exposed so tests can drive them without the emulator: one call of

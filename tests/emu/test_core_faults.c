@@ -270,6 +270,31 @@ static void test_extern_shared_zero(void **state)
 	devmem_free(out);
 }
 
+/* A function pointer that is not one: data called as a function stops the kernel with
+ * the GPU's invalid program counter at the call's line; a function read as data is an
+ * out-of-bounds access that names it. */
+static void test_bad_function_pointer(void **state)
+{
+	(void)state;
+	devaddr_t data = dalloc(64), out = dalloc(32 * 4);
+	void *args[] = { &data, &out };
+	struct emu_fault f;
+	assert_int_equal(launch(g_flow, "callData", D3(1, 1, 1), D3(32, 1, 1), 0, args, &f),
+			 -EFAULT);
+	assert_int_equal(f.kind, EMU_FAULT_PC);
+	assert_int_equal(f.line, source_line("core_flow.cu", "ICALL_LINE"));
+	assert_non_null(strstr(f.message, "call through a pointer that is not a device function"));
+	assert_non_null(strstr(f.message, ", data)"));
+	void *args2[] = { &out };
+	assert_int_equal(launch(g_flow, "readFunction", D3(1, 1, 1), D3(1, 1, 1), 0, args2, &f),
+			 -EFAULT);
+	assert_int_equal(f.kind, EMU_FAULT_OOB);
+	assert_int_equal(f.line, source_line("core_flow.cu", "FNREAD_LINE"));
+	assert_non_null(strstr(f.message, "the address of a device function (code, not data)"));
+	devmem_free(data);
+	devmem_free(out);
+}
+
 /* The warp panel's SIMT efficiency: `if (i < n)` with every lane in range is no
  * divergence, so the trace counts all 32 lanes of every instruction, the guarded
  * branch whose predicate is false everywhere included. */
@@ -360,6 +385,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_bit_ops),
 		cmocka_unit_test(test_half_warp_votes),
 		cmocka_unit_test(test_extern_shared_zero),
+		cmocka_unit_test(test_bad_function_pointer),
 		cmocka_unit_test(test_trace_active_lanes),
 		cmocka_unit_test(test_unsupported_feature),
 		cmocka_unit_test(test_bad_launch),

@@ -303,3 +303,19 @@ __global__ void externZero(int *out, int n)
 	if (threadIdx.x < n)
 		out[threadIdx.x] = v != 0 ? v : 100;
 }
+
+// Function pointers that are not (issue 18): data called as a function, a function read
+// as data. Both fault at their line, as on a GPU.
+__device__ int twice(int x) { return 2 * x; }
+typedef int (*intfn)(int);
+__global__ void callData(const int *p, int *out)
+{
+	intfn f = (intfn)p;
+	out[threadIdx.x] = f((int)threadIdx.x); // ICALL_LINE
+}
+
+__device__ intfn twicePtr = twice;
+__global__ void readFunction(volatile int *out)
+{
+	out[0] = *(volatile const int *)twicePtr; // FNREAD_LINE
+}
