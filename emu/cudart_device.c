@@ -274,6 +274,12 @@ cudaError_t cudaDeviceSetLimit(int limit, size_t value)
 {
 	if (limit == 6) /* cudaLimitPersistingL2CacheSize (cudart_attr.c) */
 		return rt_attr_set_persisting_l2(value);
+	if (limit == 4) { /* cudaLimitDevRuntimePendingLaunchCount (exec_cdp.c) */
+		if (!value)
+			return rt_error_set(cudaErrorInvalidValue);
+		emu_set_launch_pending_limit(value);
+		return cudaSuccess;
+	}
 	if (limit < 0 || limit > 2)
 		return rt_error_set(limit <= 6 ? cudaErrorUnsupportedLimit : cudaErrorInvalidValue);
 	/* cudaLimitMallocHeapSize: kernels' malloc and new. The runtime API says it must be
@@ -298,6 +304,10 @@ cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
 		return rt_error_set(cudaErrorInvalidValue);
 	if (limit == 6 && rt_device_model()->persisting_l2_max) {
 		*value = rt_attr_persisting_l2();
+		return cudaSuccess;
+	}
+	if (limit == 4) {
+		*value = emu_launch_pending_limit();
 		return cudaSuccess;
 	}
 	if (limit < 0 || limit > 2)

@@ -371,7 +371,7 @@ static const struct ptx_insn *reachable_unsupported(const struct ptx_module *m,
 }
 
 static int run(const struct emu_launch *l, struct emu_fault *fault, int cooperative,
-	       struct cdp_queue **cdp, unsigned depth)
+	       struct cdp_queue **cdp)
 {
 	if (fault)
 		memset(fault, 0, sizeof(*fault));
@@ -400,7 +400,6 @@ static int run(const struct emu_launch *l, struct emu_fault *fault, int cooperat
 	L.slice = L.sched.slice ? L.sched.slice : TIMESLICE;
 	L.nsm = (unsigned)emu_device_current(NULL)->sm_count; /* %smid, %nsmid */
 	L.cdp = cdp;
-	L.depth = depth;
 	exec_stuck_arm();
 	pthread_mutex_init(&L.lock, NULL);
 	int rc = launch_params(&L);
@@ -481,15 +480,14 @@ out_params:
  * descendants before the next: a grid is complete when they all are, so a launch after
  * another in the same stream starts after the first one's whole tree, as on a GPU. The
  * first fault stops the rest. */
-static int run_tree(const struct emu_launch *l, struct emu_fault *fault, int cooperative,
-		    unsigned depth)
+static int run_tree(const struct emu_launch *l, struct emu_fault *fault, int cooperative)
 {
 	struct cdp_queue *q = NULL;
-	int rc = run(l, fault, cooperative, &q, depth);
+	int rc = run(l, fault, cooperative, &q);
 	struct cdp_child c;
 	while (q && cdp_next(q, &c)) {
 		if (!rc)
-			rc = run_tree(&c.launch, fault, 0, c.depth);
+			rc = run_tree(&c.launch, fault, 0);
 		cdp_child_done(&c);
 	}
 	cdp_queue_free(q);
@@ -498,10 +496,10 @@ static int run_tree(const struct emu_launch *l, struct emu_fault *fault, int coo
 
 int emu_run(const struct emu_launch *l, struct emu_fault *fault)
 {
-	return run_tree(l, fault, 0, 0);
+	return run_tree(l, fault, 0);
 }
 
 int emu_run_cooperative(const struct emu_launch *l, struct emu_fault *fault)
 {
-	return run_tree(l, fault, 1, 0);
+	return run_tree(l, fault, 1);
 }

@@ -69,6 +69,12 @@ int emu_run_cooperative(const struct emu_launch *l, struct emu_fault *fault);
  * kernel launches): then returns -EBUSY and changes nothing. */
 int emu_set_heap_size(size_t bytes);
 
+/* Launches from kernels that may be pending (not complete) at once
+ * (cudaLimitDevRuntimePendingLaunchCount, 2048 unless set): the one past it answers
+ * cudaErrorLaunchPendingCountExceeded (exec_cdp.c). */
+void emu_set_launch_pending_limit(size_t n);
+size_t emu_launch_pending_limit(void);
+
 /* Device printf output goes here (default stdout); the runtime may redirect it. Output
  * of one launch is written in block order, then thread order, at the end of each block. */
 void emu_set_printf_stream(void *file /* FILE* */);

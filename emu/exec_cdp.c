@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,12 +24,26 @@ enum {
 	CDP_INVALID_VALUE = 1,
 	CDP_MEMORY_ALLOCATION = 2,
 	CDP_INVALID_CONFIGURATION = 9,
-	CDP_MAX_DEPTH_EXCEEDED = 65,
 	CDP_PENDING_COUNT_EXCEEDED = 69,
 };
 
-#define CDP_MAX_DEPTH 24          /* the nesting depth the hardware supports */
-#define CDP_MAX_PENDING (1u << 20) /* prepared or queued launches at once */
+#define CDP_MAX_PREPARED (1u << 20) /* parameter buffers handed out by one grid */
+
+/* Launches from kernels not complete yet (a grid is complete when its descendants
+ * are), and how many may be (cudaLimitDevRuntimePendingLaunchCount). One host launch
+ * runs at a time. A chain of grids each launching the next fails at the launch past the
+ * limit, as on an H200 (no depth limit under CDP2). */
+static _Atomic size_t cdp_pending, cdp_pending_limit = 2048;
+
+void emu_set_launch_pending_limit(size_t n)
+{
+	atomic_store(&cdp_pending_limit, n);
+}
+
+size_t emu_launch_pending_limit(void)
+{
+	return atomic_load(&cdp_pending_limit);
+}
 
 struct cdp_entry {
 	const struct ptx_module *m;
@@ -36,7 +51,6 @@ struct cdp_entry {
 	struct emu_dim3 grid, block;
 	size_t shmem;
 	devaddr_t buf;
-	unsigned depth;
 	int launched;
 };
 
@@ -83,7 +97,7 @@ static uint64_t param_buffer(struct launch_ctx *L, uint64_t func, const uint32_t
 			 "the parameter buffer of a launch from a kernel", &a) != 0)
 		return 0;
 	pthread_mutex_lock(&q->lock);
-	if (q->n == q->cap && q->n - q->head < CDP_MAX_PENDING) {
+	if (q->n == q->cap && q->n - q->head < CDP_MAX_PREPARED) {
 		size_t cap = q->cap ? 2 * q->cap : 64;
 		struct cdp_entry *ne = realloc(q->e, cap * sizeof(*ne));
 		if (ne) {
@@ -91,14 +105,14 @@ static uint64_t param_buffer(struct launch_ctx *L, uint64_t func, const uint32_t
 			q->cap = cap;
 		}
 	}
-	if (q->n == q->cap || q->n - q->head >= CDP_MAX_PENDING) {
+	if (q->n == q->cap || q->n - q->head >= CDP_MAX_PREPARED) {
 		pthread_mutex_unlock(&q->lock);
 		devmem_free(a);
 		return 0;
 	}
 	q->e[q->n++] = (struct cdp_entry){
 		.m = L->m, .k = k, .grid = { grid[0], grid[1], grid[2] }, .block = { block[0], block[1], block[2] },
-		.shmem = shmem, .buf = a, .depth = L->depth + 1,
+		.shmem = shmem, .buf = a,
 	};
 	pthread_mutex_unlock(&q->lock);
 	return a;
@@ -116,11 +130,12 @@ static int launch(struct launch_ctx *L, uint64_t buf)
 		if (e->buf != buf || e->launched)
 			continue;
 		uint64_t threads = (uint64_t)e->block.x * e->block.y * e->block.z;
-		if (e->depth > CDP_MAX_DEPTH)
-			rc = CDP_MAX_DEPTH_EXCEEDED;
-		else if (!threads || threads > 1024 || !e->grid.x || !e->grid.y || !e->grid.z)
+		if (!threads || threads > 1024 || !e->grid.x || !e->grid.y || !e->grid.z)
 			rc = CDP_INVALID_CONFIGURATION;
-		else
+		else if (atomic_fetch_add(&cdp_pending, 1) >= atomic_load(&cdp_pending_limit)) {
+			atomic_fetch_sub(&cdp_pending, 1);
+			rc = CDP_PENDING_COUNT_EXCEEDED;
+		} else
 			rc = CDP_SUCCESS;
 		e->launched = rc == CDP_SUCCESS;
 		break;
@@ -242,7 +257,6 @@ int cdp_next(struct cdp_queue *q, struct cdp_child *c)
 		c->launch = (struct emu_launch){ .module = e->m, .kernel = k, .grid = e->grid, .block = e->block,
 						 .dyn_shmem = e->shmem, .args = c->args };
 		c->buf = e->buf;
-		c->depth = e->depth;
 		found = 1;
 	}
 	pthread_mutex_unlock(&q->lock);
@@ -251,6 +265,7 @@ int cdp_next(struct cdp_queue *q, struct cdp_child *c)
 
 void cdp_child_done(struct cdp_child *c)
 {
+	atomic_fetch_sub(&cdp_pending, 1);
 	devmem_free(c->buf);
 	free(c->args);
 	c->args = NULL;

@@ -175,7 +175,6 @@ struct launch_ctx {
 	struct grid_state *grid;   /* and its barrier's bookkeeping (exec_grid.c) */
 	struct cdp_queue **cdp;    /* the grids this one launched (exec_cdp.c), created at
 				    * its first launch; exec.c runs them after it */
-	unsigned depth;            /* 0: launched by the host; a child: its parent's + 1 */
 };
 
 /* A worker thread of the pool, and the block it runs (a cooperative launch's worker
@@ -278,10 +277,10 @@ struct cdp_child {
 	struct emu_launch launch;
 	void **args;
 	devaddr_t buf;
-	unsigned depth;
 };
 /* Takes the next launched child in launch order: 1, or 0 when none is left. */
 int cdp_next(struct cdp_queue *q, struct cdp_child *c);
+/* After the child's whole tree ran (or was skipped after a fault). */
 void cdp_child_done(struct cdp_child *c);
 void cdp_queue_free(struct cdp_queue *q);
 
