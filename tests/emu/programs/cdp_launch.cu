@@ -57,7 +57,8 @@ __global__ void parent(int n, unsigned long long *sum, int *codes)
 }
 
 // A kernel whose children each launch one more, depth after depth, until the launch
-// fails: the device runtime allows 24 levels.
+// fails: every grid of the chain is pending until its child completes, so the launch past
+// cudaLimitDevRuntimePendingLaunchCount (2048) fails (an H200: depth 2048).
 __global__ void deep(int depth, int *reached, int *code)
 {
 	atomicMax(reached, depth);
