@@ -229,6 +229,19 @@ static void test_flops_rate(void **state)
 	assert_true(fabs(v.fraction - 0.4108) < 0.001);
 	assert_true(v.passed);
 	assert_true(v.ratio == 2);
+	char *text = perf_describe(&c, &stu, &sol, &d, &v);
+	assert_non_null(strstr(text, "27.5 TFLOP/s, 41% of FP32 peak, 0.50x the reference's speed"));
+	assert_non_null(strstr(text, "FP32 peak of this GPU's CUDA cores: 66.9 TFLOP/s"));
+	assert_null(strstr(text, "tensor cores"));
+	free(text);
+	/* tensor cores pass the CUDA cores' peak: said, not a "250% of peak" puzzle */
+	stu = (struct perf_measure){ 0 };
+	measure(&stu, PL_TIMING_CUPTI, 0.8, 0.8);
+	perf_evaluate(&c, 2.0 * 4096 * 4096 * 4096, &stu, &sol, &d, &v);
+	text = perf_describe(&c, &stu, &sol, &d, &v);
+	assert_non_null(strstr(text, "% of FP32 peak"));
+	assert_non_null(strstr(text, "the tensor cores are not counted in it"));
+	free(text);
 }
 
 /* The vendor line: rates when the work is known, a time ratio otherwise; never a verdict. */
