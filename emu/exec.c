@@ -167,9 +167,12 @@ int block_step(struct block *b)
 	struct launch_ctx *L = b->L;
 	for (;;) {
 		exec_stuck_check(b); /* past the grader's time limit: say where (exec_stuck.c) */
-		int running = 0, waiting = 0, polling = 0;
+		int running = 0, waiting = 0, polling = 0, mwaiting = 0;
+		b->mbar_moved = 0;
 		for (unsigned k = 0; k < b->nwarps; k++) {
 			struct warp *w = &b->warps[b->order[k]];
+			if (w->state == W_MBAR) /* its mbarrier wait, tried again */
+				w->state = W_RUN;
 			if (w->state == W_RUN) {
 				int rc = warp_exec(b, w);
 				if (b->tsm) /* issue 7 (panels) */
@@ -181,11 +184,14 @@ int block_step(struct block *b)
 			running += w->state == W_RUN;
 			waiting += w->state == W_BARRIER;
 			polling += w->state == W_GRID;
+			mwaiting += w->state == W_MBAR;
 		}
-		if (running)
+		if (running || (mwaiting && b->mbar_moved))
 			continue;
 		if (polling) /* the rest waits for the grid barrier to open (exec_grid.c) */
 			return BLOCK_PARKED;
+		if (mwaiting) /* no warp can run, and no mbarrier moved in a whole round */
+			return mbar_deadlock(b);
 		if (!waiting)
 			return BLOCK_DONE;
 		/* every warp still alive waits at a barrier: release them */

@@ -113,7 +113,15 @@ struct emu_hooks {
 	 * the index of the function they reach in the module */
 	void (*on_icall)(void *ctx, unsigned block_linear, unsigned warp, uint32_t active,
 			 unsigned func);
+	/* called for each lane's mbarrier operation (exec_async.c; NULL: not wanted) on the
+	 * object at shared offset off: EMU_MBAR_INIT (mbarrier.init or inval), EMU_MBAR_ARRIVE
+	 * (the lane arrives on the current phase; also cp.async.mbarrier.arrive, whose copies
+	 * have landed by then), EMU_MBAR_COMPLETE (the lane's operation completed the phase),
+	 * EMU_MBAR_WAITED (the lane's wait saw the phase it waits for complete) */
+	void (*on_mbarrier)(void *ctx, unsigned block_linear, unsigned warp, unsigned lane,
+			    uint32_t off, int what);
 };
+enum { EMU_MBAR_INIT, EMU_MBAR_ARRIVE, EMU_MBAR_COMPLETE, EMU_MBAR_WAITED };
 void emu_set_hooks(const struct emu_hooks *hooks); /* process-wide; NULL turns off */
 
 /* Cumulative thread-instruction count (for the benchmark). */

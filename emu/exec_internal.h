@@ -86,8 +86,10 @@ struct frame {
 	size_t cap;                  /* bytes allocated at regs */
 };
 
-/* W_GRID: polling the grid barrier, which has not opened (exec_grid.c) */
-enum warp_state { W_RUN, W_BARRIER, W_DONE, W_GRID };
+/* W_GRID: polling the grid barrier, which has not opened (exec_grid.c); W_MBAR: at an
+ * mbarrier.try_wait whose phase has not completed, tried again at its next turn
+ * (exec_async.c) */
+enum warp_state { W_RUN, W_BARRIER, W_DONE, W_GRID, W_MBAR };
 
 struct warp {
 	unsigned id;
@@ -110,6 +112,8 @@ struct warp {
 	int polled;        /* the warp has polled the grid barrier (exec_grid.c) */
 	uint32_t poll_val; /* the value it read last */
 	unsigned char cdp_err[32]; /* each thread's last device runtime error (exec_cdp.c) */
+	uint32_t mbar_off; /* W_MBAR: the shared offset of the mbarrier it waits for */
+	unsigned mbar_lane; /* and a lane that waits */
 };
 
 /* A shared array of the launched kernel, as the emulator lays it out (exec_memory.c). */
@@ -141,6 +145,7 @@ struct block {
 	int fault_rc;
 	struct emu_trace_sm *tsm; /* issue 7 (panels): this worker's trace counters, NULL = off */
 	unsigned order[32], round; /* the warps' order in this round between barriers */
+	int mbar_moved;            /* an mbarrier changed, or a wait for one ended (exec_async.c) */
 	uint32_t park_val;         /* parked at the grid barrier: the value its warp polled */
 };
 
@@ -224,6 +229,9 @@ const char *grid_trap_message(const struct launch_ctx *L);
  * writes where B's warps are to stderr and parks the calling worker for good. */
 void exec_stuck_arm(void);
 void exec_stuck_check(const struct block *b);
+/* A deadlock no warp can leave (mbar_deadlock): with the time limit set, the hang report
+ * now and park until the grader ends the process (no return); else returns. */
+void exec_stuck_deadlock(const struct block *b);
 
 /* ---- helpers -------------------------------------------------------------------- */
 
@@ -570,6 +578,16 @@ int tex_exec(struct block *b, struct warp *w, const struct ptx_insn *in, uint64_
 int async_exec(struct block *b, struct warp *w, const struct ptx_insn *in, uint64_t *R,
 	       uint32_t m);
 void async_reset(struct warp *w); /* a new block: no copies, no groups */
+/* OP_MBAR. Returns 0, a fault's code, or MBAR_BLOCKED: a try_wait whose phase has not
+ * completed for some lane of m; the warp is then W_MBAR, at the same instruction. */
+#define MBAR_BLOCKED 1
+int mbar_exec(struct block *b, struct warp *w, const struct ptx_insn *in, uint64_t *R,
+	      uint32_t m);
+/* Every warp of b still alive waits for an mbarrier phase that nothing can complete
+ * (block_step saw no mbarrier move in a whole round): the hang it is on a GPU. Reports it
+ * as the hang report does when the grader's time limit is set (exec_stuck.c), else stops
+ * the block with a fault naming the wait's line. */
+int mbar_deadlock(struct block *b);
 void async_free(struct warp *w);
 
 /* ---- the interpreter loop (exec_loop.c) ----------------------------------------- */

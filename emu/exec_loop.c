@@ -492,6 +492,16 @@ int warp_exec(struct block *b, struct warp *w)
 				goto out;
 			NEXT;
 		}
+		CASE(MBAR) { /* exec_async.c */
+			if ((rc = mbar_exec(b, w, in, R, m)) == MBAR_BLOCKED) {
+				e->pc = pc - 1; /* the wait again, at the warp's next turn */
+				rc = 0;
+				goto out;
+			}
+			if (rc)
+				goto out;
+			NEXT;
+		}
 		CASE(SETP) {
 			uint64_t *d = DS(0), *d2 = in->nd > 1 ? DS(1) : NULL;
 			const uint64_t *a = SS(0), *c = SS(1), *pc3 = in->ns > 2 ? SS(2) : NULL;

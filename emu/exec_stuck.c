@@ -101,7 +101,7 @@ static int stuck_loop(const struct ptx_insn *code, unsigned ncode, uint32_t pc, 
 
 static void stuck_report(const struct block *b)
 {
-	struct place { uint32_t line, lo, hi; int loop, barrier, grid; const char *file; unsigned n; };
+	struct place { uint32_t line, lo, hi; int loop, barrier, grid, mbar; const char *file; unsigned n; };
 	struct place p[8];
 	unsigned np = 0, alive = 0;
 	for (unsigned i = 0; i < b->nwarps; i++) {
@@ -115,11 +115,13 @@ static void stuck_report(const struct block *b)
 		if (!(in = stuck_user_insn(b, w, &code, &pc, &ncode)) || !in->line)
 			continue;
 		struct place q = { .line = in->line, .file = ptx_module_file(b->L->m, in->file),
-				   .barrier = w->state == W_BARRIER, .grid = w->state == W_GRID, .n = 1 };
-		q.loop = !q.barrier && !q.grid && stuck_loop(code, ncode, pc, in->file, &q.lo, &q.hi);
+				   .barrier = w->state == W_BARRIER, .grid = w->state == W_GRID,
+				   .mbar = w->state == W_MBAR, .n = 1 };
+		q.loop = !q.barrier && !q.grid && !q.mbar &&
+			 stuck_loop(code, ncode, pc, in->file, &q.lo, &q.hi);
 		unsigned k = 0;
 		while (k < np && !(p[k].line == q.line && p[k].barrier == q.barrier &&
-				   p[k].grid == q.grid && p[k].file == q.file))
+				   p[k].grid == q.grid && p[k].mbar == q.mbar && p[k].file == q.file))
 			k++;
 		if (k < np)
 			p[k].n++;
@@ -148,6 +150,8 @@ static void stuck_report(const struct block *b)
 			PUT(", waiting at the barrier (__syncthreads()) of that line");
 		else if (p[k].grid)
 			PUT(", waiting at the grid barrier (this_grid().sync()) of that line");
+		else if (p[k].mbar)
+			PUT(", waiting for the mbarrier phase (cuda::barrier, cuda::pipeline) of that line");
 		else if (p[k].loop && p[k].lo == p[k].hi)
 			PUT(", in the loop of line %u", p[k].lo);
 		else if (p[k].loop)
@@ -161,6 +165,16 @@ static void stuck_report(const struct block *b)
 		len = sizeof msg - 1;
 	fflush(stdout);
 	(void)!write(2, msg, len);
+}
+
+void exec_stuck_deadlock(const struct block *b)
+{
+	if (stuck_deadline <= 0)
+		return;
+	if (!atomic_exchange(&stuck_reported, 1))
+		stuck_report(b);
+	for (;;)
+		pause();
 }
 
 void exec_stuck_check(const struct block *b)

@@ -15,7 +15,8 @@
  * .noftz of half atomics is what they do anyway. The matrix instructions (wmma, mma,
  * ldmatrix, stmatrix, movmatrix), the video ones (vadd2...) and the texture and surface
  * ones are decoded apart (ptx_mma.c, ptx_insn.c, ptx_tex.c) into OP_MMA, OP_VIDEO and
- * OP_TEX, and cp.async's forms (ptx_insn.c) into OP_CPASYNC.
+ * OP_TEX, cp.async's forms (ptx_insn.c) into OP_CPASYNC, and mbarrier's, with
+ * cp.async.mbarrier.arrive and the 1-D cp.async.bulk, into OP_MBAR.
  */
 #ifndef PMPPLAB_EMU_OPCODES_H
 #define PMPPLAB_EMU_OPCODES_H
@@ -132,6 +133,7 @@
 	X(VIDEO, "", "")                            /* vadd2, vabsdiff4... (exec_simd.c; mod: which) */   \
 	X(TEX, "", "")                              /* tex, tld4, txq, suld, sust, suq (exec_tex.c, ptx_tex.c) */\
 	X(CPASYNC, "", "")                          /* cp.async, commit_group, wait_group/all (exec_async.c) */\
+	X(MBAR, "", "")                             /* mbarrier.*, cp.async.mbarrier.arrive, cp.async.bulk (exec_async.c) */\
 	X(UNSUPPORTED, "", "")                      /* anything not emulated: faults with a message */
 
 enum ptx_opcode {

@@ -66,6 +66,20 @@ enum ptx_barmode { BAR_SYNC, BAR_ARRIVE, BAR_RED_POPC, BAR_RED_AND, BAR_RED_OR }
  * s[2] (global), s[3] the bytes to read (src-size, else cp-size), s[4] the ignore-src
  * predicate (SR_ZERO when absent; neg_c: !p), vec = cp-size. CPA_WAIT: off = N. */
 enum ptx_cpasync { CPA_COPY, CPA_COMMIT, CPA_WAIT, CPA_WAIT_ALL };
+/* OP_MBAR's instruction (insn.mod; exec_async.c). The object: s[0] + off (space: shared
+ * or generic). INIT: s[1] the count. ARRIVE: d[0] the state (nd 0: the sink `_`), s[1]
+ * the count, s[2] the transaction bytes it expects first (.expect_tx). EXPECT_TX,
+ * COMPLETE_TX: s[2] the bytes. TEST_WAIT, TRY_WAIT: d[0] the predicate, s[1] the state
+ * or (MBF_PARITY) the phase parity. PENDING: d[0] = the count in state s[1]. CPA_ARRIVE:
+ * cp.async.mbarrier.arrive. BULK: cp.async.bulk of s[3] bytes from global s[1] + s[2]
+ * to shared s[0] + off, then complete_tx on the object at s[4] + s[5] (generic or
+ * shared: in->vec). insn.mod2: MBF_* flags. */
+enum ptx_mbar { MB_INIT, MB_INVAL, MB_ARRIVE, MB_EXPECT_TX, MB_COMPLETE_TX, MB_TEST_WAIT,
+		MB_TRY_WAIT, MB_PENDING, MB_CPA_ARRIVE, MB_BULK };
+#define MBF_DROP 0x01u       /* arrive_drop: the later phases expect fewer arrivals too */
+#define MBF_NOCOMPLETE 0x02u /* .noComplete: must not complete the phase */
+#define MBF_PARITY 0x04u     /* test_wait/try_wait.parity */
+#define MBF_NOINC 0x08u      /* cp.async.mbarrier.arrive.noinc */
 enum ptx_testp { TESTP_FINITE, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER,
 		 TESTP_NORMAL, TESTP_SUBNORMAL };
 

@@ -38,6 +38,7 @@ enum { A_NONE, A_PLAIN, A_ATOMIC };
 struct acc {
 	uint32_t epoch, wsync, where;
 	uint32_t pass;    /* loop headers the thread had entered (struct rwarp) */
+	uint32_t marr;    /* the thread's mbarrier arrivals before it (struct rmbar) */
 	uint16_t tid;
 	uint8_t kind;
 	uint8_t pad;
@@ -70,6 +71,21 @@ struct rwarp {
 	uint32_t pass[32];
 };
 
+/* An mbarrier of the block (cuda::barrier, a block-scope cuda::pipeline), for the order
+ * it makes: an access by thread T happens before an access by a thread of warp W when T
+ * arrived on a phase after it and W's wait saw that phase complete. Per thread, the
+ * arrivals so far (rblock.arr); per warp, per thread, the latest arrival of that thread
+ * whose phase the warp saw complete (rblock.vc); per mbarrier, each thread's arrival on
+ * the current phase and on the last completed one. A phase that completed long before a
+ * wait counts as the last one: fewer findings, never a false one. */
+#define RACE_MAX_MBAR 16
+struct rmbar {
+	uint32_t off;
+	uint32_t gen;        /* phases completed */
+	uint32_t merged[32]; /* per warp: gen + 1 of the phase its vc holds */
+	uint32_t *cur, *done;
+};
+
 struct rblock {
 	struct race_tracker *t;
 	struct rblock *next; /* the tracker's list of per-thread states */
@@ -84,6 +100,9 @@ struct rblock {
 	unsigned gen_threads[2], gen_n;
 	uint64_t seen[RACE_SEEN];
 	unsigned nseen;
+	uint32_t *arr, *vc; /* NULL until the block's first mbarrier operation */
+	struct rmbar mb[RACE_MAX_MBAR];
+	unsigned nmb;
 };
 
 struct race_tracker {
@@ -539,6 +558,11 @@ static void block_open(struct rblock *rb, unsigned idx)
 	rb->gen_valid = 0;
 	rb->nseen = 0;
 	memset(rb->sh, 0, t->shared_size * sizeof(*rb->sh));
+	if (rb->arr) {
+		memset(rb->arr, 0, t->nthreads * sizeof *rb->arr);
+		memset(rb->vc, 0, (size_t)t->nwarps * t->nthreads * sizeof *rb->vc);
+	}
+	rb->nmb = 0;
 	for (unsigned i = 0; i < t->nwarps; i++) {
 		unsigned n = t->nthreads - i * 32 < 32 ? t->nthreads - i * 32 : 32;
 		memset(&rb->w[i], 0, sizeof(rb->w[i]));
@@ -711,9 +735,11 @@ static void hook_barrier(void *ctx, unsigned block, unsigned warp, uint32_t acti
 /* Does the earlier access a conflict with thread tid's access now? 0 none, 1 between
  * warps, 2 inside one warp without __syncwarp. */
 static int conflicts(const struct acc *a, unsigned tid, uint32_t epoch, uint32_t wsync,
-		     int atomic)
+		     int atomic, const uint32_t *vc)
 {
 	if (a->kind == A_NONE || a->tid == tid || a->epoch != epoch)
+		return 0;
+	if (vc && vc[a->tid] > a->marr) /* ordered by an mbarrier phase (struct rmbar) */
 		return 0;
 	if (atomic && a->kind == A_ATOMIC)
 		return 0;
@@ -768,8 +794,9 @@ static void hook_access(void *ctx, unsigned block, unsigned warp, unsigned lane,
 	int atomic = is_write == 2 || w->op == OP_ATOM || w->op == OP_RED;
 	int write = is_write != 0;
 	struct acc me = { .epoch = w->epoch, .wsync = w->wsync, .where = where,
-			  .pass = w->pass[lane], .tid = (uint16_t)tid,
-			  .kind = atomic ? A_ATOMIC : A_PLAIN };
+			  .pass = w->pass[lane], .marr = rb->arr ? rb->arr[tid] : 0,
+			  .tid = (uint16_t)tid, .kind = atomic ? A_ATOMIC : A_PLAIN };
+	const uint32_t *vc = rb->arr ? rb->vc + (size_t)warp * t->nthreads : NULL;
 	int reported = 0;
 	for (unsigned i = 0; i < size; i++) {
 		struct shadow *s = &rb->sh[off + i];
@@ -787,7 +814,7 @@ static void hook_access(void *ctx, unsigned block, unsigned warp, unsigned lane,
 			reported = 1;
 		}
 		if (!write) {
-			if (!reported && (how = conflicts(&s->w, tid, me.epoch, me.wsync, 0))) {
+			if (!reported && (how = conflicts(&s->w, tid, me.epoch, me.wsync, 0, vc))) {
 				hazard(rb, RACE_RAW, how, &s->w, 1, &me, 0, off, size);
 				reported = 1;
 			}
@@ -800,18 +827,91 @@ static void hook_access(void *ctx, unsigned block, unsigned warp, unsigned lane,
 			}
 			continue;
 		}
-		if (!reported && (how = conflicts(&s->w, tid, me.epoch, me.wsync, atomic))) {
+		if (!reported && (how = conflicts(&s->w, tid, me.epoch, me.wsync, atomic, vc))) {
 			hazard(rb, RACE_WAW, how, &s->w, 1, &me, 1, off, size);
 			reported = 1;
 		}
 		for (int r = 0; r < 2 && !reported; r++) {
 			const struct acc *ra = r ? &s->r2 : &s->r1;
-			if ((how = conflicts(ra, tid, me.epoch, me.wsync, 0))) {
+			if ((how = conflicts(ra, tid, me.epoch, me.wsync, 0, vc))) {
 				hazard(rb, RACE_WAR, how, ra, 0, &me, 1, off, size);
 				reported = 1;
 			}
 		}
 		s->w = me;
+	}
+}
+
+/* The block's mbarrier at shared offset off (a new one at its first use), or NULL when
+ * out of memory or past RACE_MAX_MBAR (its order is then not seen: findings it would
+ * have ordered may be reported). */
+static struct rmbar *mbar_of(struct rblock *rb, uint32_t off)
+{
+	unsigned n = rb->t->nthreads;
+	if (!rb->arr) {
+		rb->arr = calloc(n, sizeof *rb->arr);
+		rb->vc = calloc((size_t)rb->t->nwarps * n, sizeof *rb->vc);
+		if (!rb->arr || !rb->vc) {
+			free(rb->arr);
+			free(rb->vc);
+			rb->arr = rb->vc = NULL;
+			return NULL;
+		}
+	}
+	for (unsigned i = 0; i < rb->nmb; i++)
+		if (rb->mb[i].off == off)
+			return &rb->mb[i];
+	if (rb->nmb == RACE_MAX_MBAR)
+		return NULL;
+	struct rmbar *e = &rb->mb[rb->nmb];
+	if (!e->cur)
+		e->cur = malloc(n * sizeof *e->cur);
+	if (!e->done)
+		e->done = malloc(n * sizeof *e->done);
+	if (!e->cur || !e->done)
+		return NULL;
+	rb->nmb++;
+	e->off = off;
+	e->gen = 0;
+	memset(e->merged, 0, sizeof e->merged);
+	memset(e->cur, 0, n * sizeof *e->cur);
+	memset(e->done, 0, n * sizeof *e->done);
+	return e;
+}
+
+static void hook_mbarrier(void *ctx, unsigned block, unsigned warp, unsigned lane, uint32_t off,
+			  int what)
+{
+	struct race_tracker *t = ctx;
+	struct rblock *rb = block_get(t, block);
+	unsigned tid = warp * 32 + lane, n = t->nthreads;
+	struct rmbar *e = rb && tid < n ? mbar_of(rb, off) : NULL;
+	if (!e)
+		return;
+	switch (what) {
+	case EMU_MBAR_INIT:
+		e->gen = 0;
+		memset(e->merged, 0, sizeof e->merged);
+		memset(e->cur, 0, n * sizeof *e->cur);
+		memset(e->done, 0, n * sizeof *e->done);
+		break;
+	case EMU_MBAR_ARRIVE:
+		e->cur[tid] = ++rb->arr[tid];
+		break;
+	case EMU_MBAR_COMPLETE:
+		memcpy(e->done, e->cur, n * sizeof *e->cur);
+		memset(e->cur, 0, n * sizeof *e->cur);
+		e->gen++;
+		break;
+	default: { /* EMU_MBAR_WAITED: the warp learns the phase's arrivals (once a phase) */
+		if (e->merged[warp] == e->gen + 1)
+			break;
+		e->merged[warp] = e->gen + 1;
+		uint32_t *vc = rb->vc + (size_t)warp * n;
+		for (unsigned i = 0; i < n; i++)
+			vc[i] = e->done[i] > vc[i] ? e->done[i] : vc[i];
+		break;
+	}
 	}
 }
 
@@ -843,6 +943,7 @@ struct race_tracker *race_new(const struct emu_launch *l)
 	t->hooks.on_access = hook_access;
 	t->hooks.on_barrier = hook_barrier;
 	t->hooks.on_icall = hook_icall;
+	t->hooks.on_mbarrier = hook_mbarrier;
 	t->hooks.strict_exits = 1; /* an early return before a barrier stays a finding */
 	return t;
 }
@@ -855,6 +956,12 @@ void race_free(struct race_tracker *t)
 		nx = rb->next;
 		free(rb->sh);
 		free(rb->w);
+		free(rb->arr);
+		free(rb->vc);
+		for (unsigned i = 0; i < RACE_MAX_MBAR; i++) {
+			free(rb->mb[i].cur);
+			free(rb->mb[i].done);
+		}
 		free(rb);
 	}
 	pthread_mutex_destroy(&t->lock);

@@ -74,6 +74,8 @@ struct pl_emu_hooks {
 	int strict_exits; /* 0: early returns exit, as on a GPU */
 	void (*on_icall)(void *ctx, unsigned block_linear, unsigned warp, uint32_t active,
 			 unsigned func); /* NULL: calls through pointers count as instructions */
+	void (*on_mbarrier)(void *ctx, unsigned block_linear, unsigned warp, unsigned lane,
+			    uint32_t off, int what); /* not used: NULL */
 };
 
 /* The hook functions, exposed so tests can drive them without the emulator: one call of

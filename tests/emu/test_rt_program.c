@@ -1,12 +1,12 @@
 /* test_rt_program — runs one whole CUDA program built for the emulator and checks what
  * it did: its stdout against an expected file (timings go to stderr, so stdout is
- * compared exactly), its exit status or fatal signal, text its stderr must contain, and
- * events it must have written to $PMPPLAB_EVENTS.
+ * compared exactly), its exit status or fatal signal, text its stderr must contain (or
+ * must not: --no-stderr), and events it must have written to $PMPPLAB_EVENTS.
  *
  * PTX "-" runs the program without $PMPPLAB_EMU_PTX (its embedded PTX is used).
  *
  * usage: test_rt_program PROG PTX [--stdout FILE] [--exit N] [--signal N]
- *                                 [--stderr TEXT]... [--event TEXT]...
+ *                                 [--stderr TEXT]... [--no-stderr TEXT]... [--event TEXT]...
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,7 +27,8 @@ struct expect {
 	const char *prog, *ptx, *stdout_file;
 	int exit_code, signal;
 	const char *stderr_texts[MAX_TEXTS], *event_texts[MAX_TEXTS];
-	int nstderr, nevents;
+	const char *absent_texts[MAX_TEXTS]; /* --no-stderr: must not be in stderr */
+	int nstderr, nevents, nabsent;
 };
 
 static struct expect want = {.exit_code = 0};
@@ -114,6 +115,9 @@ static void test_program(void **state)
 	for (int i = 0; i < want.nstderr; i++)
 		if (!strstr(err, want.stderr_texts[i]))
 			fail_msg("stderr lacks \"%s\"", want.stderr_texts[i]);
+	for (int i = 0; i < want.nabsent; i++)
+		if (strstr(err, want.absent_texts[i]))
+			fail_msg("stderr has \"%s\"", want.absent_texts[i]);
 	for (int i = 0; i < want.nevents; i++)
 		if (!events || !strstr(events, want.event_texts[i]))
 			fail_msg("events lack \"%s\"", want.event_texts[i]);
@@ -131,7 +135,7 @@ int main(int argc, char **argv)
 {
 	if (argc < 3) {
 		fprintf(stderr, "usage: %s PROG PTX [--stdout FILE] [--exit N] [--signal N] "
-				"[--stderr TEXT]... [--event TEXT]...\n", argv[0]);
+				"[--stderr TEXT]... [--no-stderr TEXT]... [--event TEXT]...\n", argv[0]);
 		return 2;
 	}
 	want.prog = argv[1];
@@ -145,6 +149,8 @@ int main(int argc, char **argv)
 			want.signal = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "--stderr") && want.nstderr < MAX_TEXTS)
 			want.stderr_texts[want.nstderr++] = argv[i + 1];
+		else if (!strcmp(argv[i], "--no-stderr") && want.nabsent < MAX_TEXTS)
+			want.absent_texts[want.nabsent++] = argv[i + 1];
 		else if (!strcmp(argv[i], "--event") && want.nevents < MAX_TEXTS)
 			want.event_texts[want.nevents++] = argv[i + 1];
 		else {

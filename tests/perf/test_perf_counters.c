@@ -25,6 +25,7 @@ _Static_assert(offsetof(struct pl_emu_hooks, on_access) == offsetof(struct emu_h
 _Static_assert(offsetof(struct pl_emu_hooks, on_barrier) == offsetof(struct emu_hooks, on_barrier), "on_barrier");
 _Static_assert(offsetof(struct pl_emu_hooks, strict_exits) == offsetof(struct emu_hooks, strict_exits), "strict_exits");
 _Static_assert(offsetof(struct pl_emu_hooks, on_icall) == offsetof(struct emu_hooks, on_icall), "on_icall");
+_Static_assert(offsetof(struct pl_emu_hooks, on_mbarrier) == offsetof(struct emu_hooks, on_mbarrier), "on_mbarrier");
 _Static_assert(PL_SP_GENERIC == (int)SP_GENERIC && PL_SP_GLOBAL == (int)SP_GLOBAL &&
 	       PL_SP_SHARED == (int)SP_SHARED && PL_SP_LOCAL == (int)SP_LOCAL &&
 	       PL_SP_CONST == (int)SP_CONST, "spaces");

@@ -55,16 +55,17 @@ __global__ void convCachedHalo(const float *N, float *P, int width, int height)
 	}
 }
 
-// The asynchronous copies of sm_90 the emulator refuses by name (cp.async itself runs:
-// tests/emu/programs/cp_async_*.cu): a bulk copy (TMA) and an mbarrier. After
+// The asynchronous copies of sm_90 the emulator refuses by name (cp.async, the 1-D bulk
+// copy and mbarrier run: tests/emu/programs/cp_async_*.cu, mbarrier.cu): a tensor bulk
+// copy (TMA). And an mbarrier used after mbarrier.inval: stopped at its line. After
 // convCachedHalo: its N_s must stay the module's first .shared variable.
 __global__ void bulkCopy(const int *g, int *c)
 {
 	__shared__ __align__(16) int s[32];
 	__shared__ unsigned long long bar;
 	unsigned sa = (unsigned)__cvta_generic_to_shared(s), ba = (unsigned)__cvta_generic_to_shared(&bar);
-	asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], 128, [%2];"
-		     ::"r"(sa), "l"(g), "r"(ba) : "memory"); // BULK_LINE
+	asm volatile("cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2}], [%3];"
+		     ::"r"(sa), "l"(g), "r"(0), "r"(ba) : "memory"); // BULK_LINE
 	c[threadIdx.x] = s[threadIdx.x];
 }
 
@@ -72,6 +73,8 @@ __global__ void mbarrierInit(int *c)
 {
 	__shared__ unsigned long long bar2;
 	unsigned ba = (unsigned)__cvta_generic_to_shared(&bar2);
-	asm volatile("mbarrier.init.shared.b64 [%0], 32;" ::"r"(ba) : "memory"); // MBARRIER_LINE
-	c[threadIdx.x] = 1;
+	unsigned long long st;
+	asm volatile("mbarrier.inval.shared.b64 [%0];" ::"r"(ba) : "memory");
+	asm volatile("mbarrier.arrive.shared.b64 %0, [%1];" : "=l"(st) : "r"(ba) : "memory"); // MBARRIER_LINE
+	c[threadIdx.x] = (int)st;
 }
