@@ -639,7 +639,8 @@ cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle
 
 cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes)
 {
-	if (!rt_graph_ok(graph) || !numNodes)
+	/* an array with room for no node: cudaErrorInvalidValue, as an H200 answers */
+	if (!rt_graph_ok(graph) || !numNodes || (nodes && !*numNodes))
 		return rt_error_set(cudaErrorInvalidValue);
 	for (size_t i = 0; nodes && i < *numNodes; i++)
 		nodes[i] = i < graph->n ? graph->nodes[i] : NULL;

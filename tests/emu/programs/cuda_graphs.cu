@@ -86,7 +86,8 @@ static void listNodes(const char *what, cudaGraph_t g)
 	CHECK(cudaGraphGetRootNodes(g, NULL, &roots));
 	cudaGraphNode_t nodes[32];
 	size_t got = n < 32 ? n : 32;
-	CHECK(cudaGraphGetNodes(g, nodes, &got));
+	if (got) // an array with room for none is refused (cudaErrorInvalidValue on an H200)
+		CHECK(cudaGraphGetNodes(g, nodes, &got));
 	printf("%s: %zu nodes, %zu roots:", what, n, roots);
 	int counts[16] = {0};
 	for (size_t i = 0; i < got; i++) {
