@@ -180,7 +180,8 @@ static void async_wait(struct block *b, struct warp *w, const struct ptx_insn *i
  * arrivals each phase expects, 40-60 the pending transaction bytes (two's complement: a
  * bulk copy may complete its bytes before its expect_tx), 61-63 the phase number modulo
  * 8. A state token (mbarrier.arrive's result): the phase it arrived on (bits 0-2) and
- * the pending count after it (8-27, mbarrier.pending_count). */
+ * the pending count before it (8-27, mbarrier.pending_count: the PTX ISA's state "prior
+ * to the arrive-on operation"; an H200 answers 8 for an arrival of 7 where 8 were due). */
 #define MB_MAX ((1u << 20) - 1)
 struct mbar {
 	uint32_t pending, expected;
@@ -270,10 +271,10 @@ static int mb_arrive(struct block *b, struct warp *w, unsigned l, const struct p
 				 "transaction bytes (expect_tx)", off, MB_MAX);
 	m.tx += (int32_t)tx;
 	mb_hook(b, w, l, off, EMU_MBAR_ARRIVE);
+	*token = m.phase | (uint64_t)m.pending << 8; /* the state before the arrival */
 	m.pending -= count;
 	if (in->mod2 & MBF_DROP)
 		m.expected -= count;
-	*token = m.phase | (uint64_t)m.pending << 8;
 	if (!m.pending && !m.tx && (in->mod2 & MBF_NOCOMPLETE))
 		return fault_set(b, w, l, in, EMU_FAULT_TRAP, -ECANCELED,
 				 "mbarrier.arrive.noComplete completed the phase of the mbarrier at "
