@@ -447,6 +447,20 @@ static int decode_mbar(struct ctx *c, size_t end, const struct tok *ot, const st
 	return 0;
 }
 
+/* The address operand OP into in->s[AT] (its register or zero) and in->s[AT + 1] (its
+ * offset's immediate slot): for instructions with more than one address. 0 or the code. */
+static int address_to(struct ctx *c, const struct opnd *op, unsigned at)
+{
+	if (address_operand(c, op->t, op->n))
+		return c->p->rc;
+	int off = slot_imm(c->b, (uint64_t)c->in->off, 0);
+	if (off < 0)
+		return -ENOMEM;
+	c->in->s[at] = c->in->s[0];
+	c->in->s[at + 1] = (uint32_t)off;
+	return 0;
+}
+
 /* cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size,
  * [mbar] (the 1-D bulk copy cuda::memcpy_async makes on sm_90 of 16-byte aligned data):
  * global to the block's own shared memory, then complete_tx of size bytes on mbar. */
@@ -476,22 +490,8 @@ static int decode_bulk(struct ctx *c, size_t end, const struct tok *ot, const st
 	in->mod = MB_BULK;
 	/* the source, then the barrier, then the destination, whose address must end in
 	 * s[0] and off (perhaps extern __shared__, fixed up by the dynamic shared base) */
-	if (address_operand(c, ops[1].t, ops[1].n))
-		return p->rc;
-	int soff = slot_imm(c->b, (uint64_t)in->off, 0);
-	if (soff < 0)
-		return -ENOMEM;
-	in->s[1] = in->s[0];
-	in->s[2] = (uint32_t)soff;
-	if (address_operand(c, ops[3].t, ops[3].n))
-		return p->rc;
-	int moff = slot_imm(c->b, (uint64_t)in->off, 0);
-	if (moff < 0)
-		return -ENOMEM;
-	in->s[4] = in->s[0];
-	in->s[5] = (uint32_t)moff;
-	int rc = u32_or(c, &ops[2], 0, 3);
-	if (rc)
+	int rc = address_to(c, &ops[1], 1);
+	if (rc || (rc = address_to(c, &ops[3], 4)) || (rc = u32_or(c, &ops[2], 0, 3)))
 		return rc;
 	if (address_operand(c, ops[0].t, ops[0].n))
 		return p->rc;
@@ -559,13 +559,9 @@ static int decode_cpasync(struct ctx *c, size_t end, const struct tok *ot, const
 			    ".cg){, src-size or ignore-src}", (int)ot->len, ot->p);
 	/* the source first: the destination's address (perhaps extern __shared__, fixed up
 	 * by the dynamic shared base) must end in s[0] and off */
-	if (address_operand(c, ops[1].t, ops[1].n))
-		return p->rc;
-	int soff = slot_imm(c->b, (uint64_t)in->off, 0);
-	if (soff < 0)
-		return -ENOMEM;
-	in->s[1] = in->s[0];
-	in->s[2] = (uint32_t)soff;
+	int rc = address_to(c, &ops[1], 1);
+	if (rc)
+		return rc;
 	if (address_operand(c, ops[0].t, ops[0].n))
 		return p->rc;
 	in->vec = (uint8_t)size;
