@@ -153,6 +153,19 @@ int parse_module_var(struct parser *p, enum ptx_space sp, int is_extern);
 
 /* ---- operands (ptx_operands.c) and instructions (ptx_insn.c) -------------------- */
 
+/* An instruction's modifiers (ptx_insn.c reads them): its types and its other words. */
+struct mods {
+	unsigned types[3];
+	int ntypes;
+	const char *w[16];
+	size_t wl[16];
+	int nw;
+	int overflow; /* more modifiers than w[] holds */
+};
+/* Is the word w[0..len) one of LIST's N? (its index, or -1) */
+int word_in(const char *w, size_t len, const char *const *list, int n);
+/* Has the instruction the modifier S (".global" as "global")? */
+int has_mod(const struct mods *md, const char *s);
 int split_operands(struct parser *p, size_t end, struct opnd *ops, int max);
 int scalar_operand(struct ctx *c, struct tok *t, size_t n, unsigned ty);
 int address_operand(struct ctx *c, struct tok *t, size_t n);
@@ -169,6 +182,11 @@ int decode_mma(struct ctx *c, size_t end);
 /* Textures and surfaces (ptx_tex.c): tex, tld4, txq, suld, sust, suq. */
 int ptx_tex_mnemonic(const char *mn, size_t len);
 int decode_tex(struct ctx *c, size_t end);
+/* ptx_async.c: cp.async and its groups (the mnemonic "cp"), the mbarrier family (CP:
+ * nonzero for cp.async.mbarrier.arrive). */
+int decode_cpasync(struct ctx *c, size_t end, const struct tok *ot, const struct mods *md);
+int decode_mbar(struct ctx *c, size_t end, const struct tok *ot, const struct mods *md,
+		int cp);
 
 /* ---- functions (ptx_func.c) and their control flow (ptx_cfg.c) ------------------ */
 
