@@ -287,6 +287,10 @@ static bool expected_kept(const struct grading *g, const char *request, char *pa
 	fs_hash_str(&h, g->ref_build.program);
 	fs_hash_content(&h, request); /* its folder is the grading's own */
 	fs_hash_hex(&h, hex);
+	snprintf(path, len, "%s/expected", cache);
+	static int swept; /* once a process: what a grader killed while keeping one left */
+	if (!__atomic_exchange_n(&swept, 1, __ATOMIC_RELAXED))
+		fs_sweep_stale(path);
 	snprintf(path, len, "%s/expected/%s", cache, hex);
 	free(cache);
 	return true;
@@ -312,12 +316,12 @@ static int run_reference(struct grading *g, const char *request, const char *exp
 				 .timeout_ms = 120 * 1000, .output_cap = 64 * 1024 };
 	int rc = runner_run(&o, res);
 	if (rc == 0 && keep && res->status == RUNNER_EXITED && res->exit_code == 0) {
-		char tmp[PATH_MAX + 32], dir[PATH_MAX];
-		snprintf(tmp, sizeof(tmp), "%s.tmp.%d", kept, (int)getpid());
+		char dir[PATH_MAX];
 		snprintf(dir, sizeof(dir), "%s", kept);
 		*strrchr(dir, '/') = '\0';
-		if (paths_mkdirs(dir) < 0 || fs_copy_new(expected, tmp) < 0 || rename(tmp, kept) != 0)
-			unlink(tmp);
+		/* whole or absent under its name; -EEXIST: another grader kept it first */
+		if (paths_mkdirs(dir) == 0)
+			fs_copy_new(expected, kept);
 	}
 	return rc;
 }
