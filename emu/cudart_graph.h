@@ -1,4 +1,4 @@
-/* cudart_graph — CUDA graphs and stream capture.
+/* cudart_graph — CUDA graphs.
  *
  * A graph is a list of nodes in the order they were added, each with the nodes it
  * depends on; a node's payload (what it does: a queued operation of cudart_async.h, an
@@ -8,13 +8,8 @@
  * topological order; a launch queues the whole executable graph as one operation on the
  * stream, which the device thread runs node after node: one queue runs everything in
  * issue order (cudart_async.h), so the branches of a graph never overlap, which is one
- * of the orders CUDA allows.
- *
- * Stream capture: while a capture follows a stream, the operations issued to it
- * (rt_stream_submit: launches, copies, sets, host functions) become nodes of the
- * capture's graph, each depending on the stream's last; an event recorded there marks a
- * point that a cudaStreamWaitEvent of another stream joins to the capture, and
- * cudaMallocAsync/cudaFreeAsync become allocation and free nodes.
+ * of the orders CUDA allows. Stream capture, which builds a graph from the operations
+ * issued to streams, is cudart_capture.h.
  *
  * Conditional nodes (if, while, switch) read their handle, 4 bytes of device memory
  * that a kernel sets through cudaGraphSetConditional (the interpreter's
@@ -26,31 +21,6 @@
 #include <stddef.h>
 
 #include "cudart_abi.h"
-#include "cudart_async.h"
-
-#pragma GCC visibility push(hidden)
-
-/* Nonzero while a capture follows stream s. */
-int rt_graph_capturing(cudaStream_t s);
-
-/* When a capture follows s: w becomes a node of TYPE of its graph (which then owns w's
- * arg) and 1 is returned; otherwise 0 and nothing happens. */
-int rt_graph_capture_work(cudaStream_t s, struct rt_work w, enum cudaGraphNodeType type);
-
-/* cudaEventRecord on s: when a capture follows s, remembers e as a point of it (other
- * streams that wait for e join the capture) and returns 1. */
-int rt_graph_capture_event(cudaStream_t s, cudaEvent_t e);
-
-/* cudaStreamWaitEvent(s, e): when e is a point of a capture, s joins it (its next
- * operations depend on what e followed). */
-void rt_graph_capture_join(cudaStream_t s, cudaEvent_t e);
-
-/* cudaMallocAsync / cudaFreeAsync on a stream a capture follows: an allocation node,
- * whose address is known now, and a free node. */
-cudaError_t rt_graph_capture_alloc(cudaStream_t s, void **ptr, size_t size);
-cudaError_t rt_graph_capture_free(cudaStream_t s, void *ptr);
-
-#pragma GCC visibility pop
 
 cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags);
 cudaError_t cudaGraphDestroy(cudaGraph_t graph);
@@ -120,25 +90,6 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
 cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
 cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
-cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
-cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
-					  const cudaGraphNode_t *dependencies,
-					  const cudaGraphEdgeData *dependencyData,
-					  size_t numDependencies, enum cudaStreamCaptureMode mode);
-cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
-cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
-				  enum cudaStreamCaptureStatus *pCaptureStatus);
-cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
-				     enum cudaStreamCaptureStatus *captureStatus_out,
-				     unsigned long long *id_out, cudaGraph_t *graph_out,
-				     const cudaGraphNode_t **dependencies_out,
-				     const cudaGraphEdgeData **edgeData_out,
-				     size_t *numDependencies_out);
-cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
-						cudaGraphNode_t *dependencies,
-						const cudaGraphEdgeData *dependencyData,
-						size_t numDependencies, unsigned int flags);
-cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode);
 cudaError_t cudaDeviceGraphMemTrim(int device);
 cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
 					   void *value);

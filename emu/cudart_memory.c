@@ -11,7 +11,7 @@
 
 #include "cudart_async.h"
 #include "cudart_errors.h"
-#include "cudart_graph.h"
+#include "cudart_capture.h"
 #include "cudart_provenance.h"
 #include "cudart_registry.h"
 #include "cudart_report.h"

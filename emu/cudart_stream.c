@@ -10,7 +10,7 @@
 #include "cudart_attr.h" /* a stream's attributes */
 #include "cudart_async.h"
 #include "cudart_errors.h"
-#include "cudart_graph.h"
+#include "cudart_capture.h"
 #include "cudart_provenance.h"
 #include "cudart_report.h"
 #include "devmem.h"

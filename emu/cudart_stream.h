@@ -19,7 +19,7 @@ int rt_stream_valid(cudaStream_t s);
 
 /* Queues run(arg) on stream s (a valid handle), behind the work issued before it (see
  * rt_async_submit); returns its sequence number. On a stream that a capture follows
- * (cudart_graph.h) the operation becomes a node of TYPE in the graph instead, and 0 is
+ * (cudart_capture.h) the operation becomes a node of TYPE in the graph instead, and 0 is
  * returned. */
 uint64_t rt_stream_submit(cudaStream_t s, rt_async_fn run, void *arg, unsigned flags,
 			  enum cudaGraphNodeType type);
