@@ -830,7 +830,7 @@ static long emulator_checks(const struct barriers_context *ctx, const struct bui
 	snprintf(result, sizeof result, "%s/%s.barriers", ctx->tmp, d->name);
 	struct runner_result res = { 0 };
 	int rc = 0;
-	if (b == ctx->emu_twin && ctx->twin_forward) { /* made already (grade.c) */
+	if (b == ctx->emu_twin && ctx->twin_forward) { /* made already (grade_checks.c) */
 		snprintf(result, sizeof result, "%s", ctx->twin_forward);
 		res.status = ctx->twin_forward_res->status;
 	}

@@ -113,7 +113,7 @@ struct barriers_context {
 	const char *student_source; /* the submission, for the shapes of its shared arrays;
 				  * NULL: elements are shown flat */
 	/* gpu: the twin's run under the race checker on the check's dataset, made already
-	 * (grade.c shares it with memcheck): its result file (events: that path and
+	 * (grade_checks.c shares it with memcheck): its result file (events: that path and
 	 * ".events") and how it ended; NULL: the check runs it itself */
 	const char *twin_forward;
 	const struct runner_result *twin_forward_res;

@@ -3,7 +3,7 @@
  * achieved occupancy, active lanes per warp instruction, 32-byte sectors per global load
  * and store request, and shared-memory passes per shared load and store instruction (1 =
  * conflict-free, 32 = a 32-way bank conflict): the same figures the emulator models,
- * measured. This module builds the command and reads ncu's CSV; grade.c runs it. */
+ * measured. This module builds the command and reads ncu's CSV; grade_checks.c runs it. */
 #ifndef PMPPLAB_NCU_H
 #define PMPPLAB_NCU_H
 

@@ -133,7 +133,7 @@ void perf_figure(char *buf, size_t len, double value, unsigned digits, double li
 char *perf_model_describe(const struct spec_check *c, const struct perf_model_verdict *v,
 			  const struct perf_model *stu, const char *dataset);
 
-/* What grade.c hands over for one check. */
+/* What grade_checks.c hands over for one check. */
 struct perf_context {
 	const struct lab_spec *spec;
 	enum backend_kind backend;          /* resolved: GPU or EMU */
@@ -146,8 +146,9 @@ struct perf_context {
 	bool seed_given;                    /* the same inputs come again (a class, a lab
 					     * check, the TUI's quick runs): the solution's
 					     * counted results are kept (perf_kept_path) */
-	const struct spec_dataset *counted; /* emu: the dataset whose run counted (grade.c:
-					     * PMPPLAB_COUNTERS=1), or NULL */
+	const struct spec_dataset *counted; /* emu: the dataset whose run counted
+					     * (grade_datasets.c: PMPPLAB_COUNTERS=1),
+					     * or NULL */
 	const char *counted_result;         /* its result: the student's counted run */
 	struct subrun *runs;                /* how the programs run (sandbox, fail fast) */
 };

@@ -12,7 +12,7 @@
  *   host           not judged (host code's own answer, e.g. from runtime queries)
  *
  * On a GPU only the launches are in the result; the grader runs the emulator build of
- * the same file for the rest (grade.c). */
+ * the same file for the rest (grade_datasets.c). */
 #ifndef PMPPLAB_PROVENANCE_H
 #define PMPPLAB_PROVENANCE_H
 

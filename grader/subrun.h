@@ -41,8 +41,9 @@ struct subrun_call {
 	size_t output_cap;            /* bytes of stdout/stderr kept; 0: 64 KiB */
 	const char *what;             /* "dataset tiny", "memcheck": for the messages */
 	bool lab_code;                /* the lab's solution (perf): not the submission */
-	bool deferred;                /* made beside others (a dataset's, grade.c): the
-				       * caller checks subrun_stopped before it and calls
+	bool deferred;                /* made beside others (a dataset's,
+				       * grade_datasets.c): the caller checks
+				       * subrun_stopped before it and calls
 				       * subrun_account after it, in the runs' order */
 };
 

@@ -45,7 +45,7 @@ int workspace_init(const char *dir, const struct lab_list *labs, struct diag_lis
 		return rc;
 	}
 	fs_sweep_stale(path); /* what a pmpplab killed while writing left (fs_tmp_name) */
-	char *cache = paths_cache_dir(); /* and in the cache's kept results (grade.c, perf.c) */
+	char *cache = paths_cache_dir(); /* and in the cache's kept results (grade_datasets.c, perf.c) */
 	for (int k = 0; cache && k < 2; k++) {
 		snprintf(path, sizeof(path), "%s/%s", cache, k ? "counted" : "expected");
 		fs_sweep_stale(path);
