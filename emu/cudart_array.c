@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cudart_async.h"
 #include "cudart_errors.h"
 #include "cudart_memory.h"
 #include "cudart_provenance.h"
@@ -462,16 +463,31 @@ static cudaError_t end_linear(const char *call, const char *arg, const void *p, 
 	return cudaSuccess;
 }
 
+struct box {
+	const struct rt_end *dst, *src;
+	size_t wb, h, d;
+};
+
+static void box_run(void *arg)
+{
+	const struct box *b = arg;
+	const struct rt_end *dst = b->dst, *src = b->src;
+	for (size_t z = 0; z < b->d; z++)
+		for (size_t y = 0; y < b->h; y++) {
+			size_t od = z * dst->slice + y * dst->pitch, os = z * src->slice + y * src->pitch;
+			memmove(dst->p + od, src->p + os, b->wb);
+			/* the written flags go along (cudart_provenance.h) */
+			rt_prov_copy((const void *)(dst->user + od), (const void *)(src->user + os), b->wb);
+		}
+}
+
+/* Every copy to, from or between arrays, the asynchronous ones too, is done at once,
+ * after the queued work, on the device thread (rt_async_run). */
 static void copy_box(const struct rt_end *dst, const struct rt_end *src, size_t wb, size_t h,
 		     size_t d)
 {
-	for (size_t z = 0; z < d; z++)
-		for (size_t y = 0; y < h; y++) {
-			size_t od = z * dst->slice + y * dst->pitch, os = z * src->slice + y * src->pitch;
-			memmove(dst->p + od, src->p + os, wb);
-			/* the written flags go along (cudart_provenance.h) */
-			rt_prov_copy((const void *)(dst->user + od), (const void *)(src->user + os), wb);
-		}
+	struct box b = {dst, src, wb, h, d};
+	rt_async_run(box_run, &b);
 }
 
 /* The common entry of the copies: sticky error, the stream (0 for the synchronous ones). */

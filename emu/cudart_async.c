@@ -176,6 +176,14 @@ uint64_t rt_async_submit(rt_async_fn run, void *arg, unsigned flags)
 	return seq;
 }
 
+void rt_async_run(rt_async_fn run, void *arg)
+{
+	if (rt_async_is_worker)
+		run(arg);
+	else
+		rt_async_wait(rt_async_submit(run, arg, 0));
+}
+
 int rt_async_done(uint64_t seq)
 {
 	pthread_mutex_lock(&rt_async_lock);

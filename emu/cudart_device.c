@@ -230,7 +230,8 @@ cudaError_t cudaDeviceReset(void)
 	return cudaSuccess;
 }
 
-static unsigned rt_device_flags;
+/* Atomics, as the settings below: host threads may set and read them at once. */
+static _Atomic unsigned rt_device_flags;
 
 cudaError_t cudaSetDeviceFlags(unsigned int flags)
 {
@@ -248,7 +249,7 @@ cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 	return cudaSuccess;
 }
 
-static int rt_cache_config;
+static _Atomic int rt_cache_config;
 
 cudaError_t cudaDeviceSetCacheConfig(int cacheConfig)
 {
@@ -268,7 +269,7 @@ cudaError_t cudaDeviceGetCacheConfig(int *cacheConfig)
 
 /* Stack, printf FIFO and malloc heap sizes (cudaLimit 0..2): remembered; the heap's
  * bounds kernels' malloc (exec_memory.c). */
-static size_t rt_limits[3] = {1024, 1 << 20, 8 << 20};
+static _Atomic size_t rt_limits[3] = {1024, 1 << 20, 8 << 20};
 
 cudaError_t cudaDeviceSetLimit(int limit, size_t value)
 {

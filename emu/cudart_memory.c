@@ -371,14 +371,8 @@ void rt_memory_graph_trim(void)
 }
 
 /* Frees an allocation of one of the kinds allowed; says what was wrong otherwise. */
-static cudaError_t rt_free(const char *call, void *ptr, int host_kind)
+static cudaError_t rt_free_now(const char *call, void *ptr, int host_kind)
 {
-	rt_async_idle(); /* cudaFree waits for the device, as on a GPU */
-	cudaError_t e = rt_error_enter();
-	if (e)
-		return e;
-	if (!ptr)
-		return cudaSuccess;
 	devaddr_t a = (devaddr_t)(uintptr_t)ptr;
 	struct devmem_info info;
 	if (devmem_find(a, &info) == 0 && info.base == a &&
@@ -388,7 +382,7 @@ static cudaError_t rt_free(const char *call, void *ptr, int host_kind)
 		size_t held = rt_graph_size(a);
 		rt_graph_held -= held < rt_graph_held ? held : rt_graph_held;
 		pthread_mutex_unlock(&rt_graph_mem_lock);
-		return rt_error_set(rt_release(ptr, &info));
+		return rt_release(ptr, &info);
 	}
 	enum rt_mem_misuse m;
 	if (devmem_find(a, &info) == 0 && info.base != a) {
@@ -409,7 +403,34 @@ static cudaError_t rt_free(const char *call, void *ptr, int host_kind)
 		rt_report_api(call, "%p is not memory from %s (a host pointer or a stray "
 			      "address)", ptr, host_kind ? "cudaMallocHost" : "cudaMalloc");
 	}
-	return rt_error_set(rt_misuse_codes[m]);
+	return rt_misuse_codes[m];
+}
+
+struct rt_free_req {
+	const char *call;
+	void *ptr;
+	int host_kind;
+	cudaError_t e;
+};
+
+static void rt_free_run(void *arg)
+{
+	struct rt_free_req *r = arg;
+	if (rt_error_device() == cudaSuccess) /* nothing is freed after a kernel's fault */
+		r->e = rt_free_now(r->call, r->ptr, r->host_kind);
+}
+
+/* cudaFree waits for the device, as on a GPU; the free is the device thread's work
+ * (rt_async_run): it scans the written flags (rt_prov_free). */
+static cudaError_t rt_free(const char *call, void *ptr, int host_kind)
+{
+	struct rt_free_req r = {call, ptr, host_kind, cudaSuccess};
+	if (ptr)
+		rt_async_run(rt_free_run, &r);
+	else
+		rt_async_idle();
+	cudaError_t e = rt_error_enter(); /* a fault in the work before it: nothing freed */
+	return e ? e : rt_error_set(r.e);
 }
 
 cudaError_t cudaFree(void *devPtr)
@@ -611,10 +632,10 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
 	return rt_memcpy_api("cudaMemcpyAsync", dst, src, count, kind, stream, 1);
 }
 
+/* Synchronous, after the queued work (rt_stream_memory). */
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
 			 size_t width, size_t height, enum cudaMemcpyKind kind)
 {
-	rt_async_idle(); /* synchronous: after the queued work */
 	cudaError_t e = rt_error_enter();
 	if (e)
 		return e;
@@ -628,11 +649,9 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
 			    spitch * (height - 1) + width, kind, (void **)&d, (void **)&s);
 	if (e)
 		return rt_error_set(e);
-	for (size_t r = 0; r < height; r++) {
-		memmove(d + r * dpitch, s + r * spitch, width);
-		rt_prov_copy((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
-	}
-	return cudaSuccess;
+	struct rt_mem_req r = {.d = d, .s = s, .n = width, .rows = height, .dpitch = dpitch,
+			       .spitch = spitch, .dst = dst, .src = src};
+	return rt_stream_memory(0, 0, &r);
 }
 
 static cudaError_t rt_memset_api(const char *call, void *p, int value, size_t n,
@@ -986,9 +1005,9 @@ cudaError_t cudaMemPoolGetAccess(int *flags, cudaMemPool_t memPool, struct cudaM
 	return cudaSuccess;
 }
 
+/* At once, after the queued work, as cudaMemset. */
 cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
 {
-	rt_async_idle(); /* at once, after the queued work, as cudaMemset */
 	cudaError_t e = rt_error_enter();
 	if (e)
 		return e;
@@ -1002,11 +1021,9 @@ cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, si
 		       RT_SIDE_DEVICE, "cudaMemset2D", (void **)&d);
 	if (e)
 		return rt_error_set(e);
-	for (size_t r = 0; r < height; r++) {
-		memset(d + r * pitch, value, width);
-		rt_prov_set((char *)devPtr + r * pitch, width);
-	}
-	return cudaSuccess;
+	struct rt_mem_req r = {.d = d, .n = width, .value = (unsigned)value, .rows = height,
+			       .dpitch = pitch, .dst = devPtr};
+	return rt_stream_memory(0, 0, &r);
 }
 
 /* Page-locking only speeds up a GPU's copies: here it is bookkeeping, so that the

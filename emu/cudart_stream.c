@@ -165,6 +165,14 @@ cudaError_t rt_stream_memory_work(const struct rt_mem_req *r, struct rt_work *ou
 	return cudaSuccess;
 }
 
+/* A synchronous copy or set, done on the device thread (rt_async_run) unless a fault
+ * in the work before it made the context's error sticky. */
+static void rt_mem_sync_run(void *arg)
+{
+	if (rt_error_device() == cudaSuccess)
+		rt_mem_do(arg);
+}
+
 cudaError_t rt_stream_memory(cudaStream_t stream, int async, const struct rt_mem_req *r)
 {
 	if (async || rt_graph_capturing(stream)) { /* a capture takes every copy as a node */
@@ -175,12 +183,8 @@ cudaError_t rt_stream_memory(cudaStream_t stream, int async, const struct rt_mem
 				 r->s ? cudaGraphNodeTypeMemcpy : cudaGraphNodeTypeMemset);
 		return cudaSuccess;
 	}
-	rt_async_idle();
-	cudaError_t e = rt_error_enter(); /* a fault in the work before it */
-	if (e)
-		return e;
-	rt_mem_do(r);
-	return cudaSuccess;
+	rt_async_run(rt_mem_sync_run, (void *)r);
+	return rt_error_enter(); /* a fault in the work before it: nothing was done */
 }
 
 void rt_stream_reset(void)

@@ -84,6 +84,7 @@ struct job {
 	char arch[32];               /* emu: "-arch=compute_90", the emulated device's */
 	bool rdc;                    /* relocatable device code: a program whose kernels
 				      * launch kernels (dynamic parallelism) */
+	bool openmp;                 /* its host code uses OpenMP (uses_openmp) */
 };
 
 static void job_release(struct job *j)
@@ -115,6 +116,8 @@ static void job_hash(const struct job *j, const char *host_view, char hex[33])
 	fs_hash_str(&h, j->arch);
 	if (j->rdc)
 		fs_hash_str(&h, "-rdc=true");
+	if (j->openmp)
+		fs_hash_str(&h, "-fopenmp");
 	fs_hash_str(&h, j->tool);
 	if (j->glue)
 		fs_hash_str(&h, j->glue);
@@ -214,6 +217,10 @@ static int job_commands(const struct job *j, const char *dir, struct compile *ho
 			arg(host, "-cudart=none");
 		if (j->arch[0] && !j->rdc)
 			arg(host, j->arch);
+		if (j->openmp) { /* as the toolkit's samples build cudaOpenMP; gcc links libgomp */
+			arg(host, "-Xcompiler");
+			arg(host, "-fopenmp");
+		}
 	}
 	for (unsigned i = 0; i < j->n_flags; i++)
 		arg(host, j->flags[i]);
@@ -700,6 +707,39 @@ static int job_run(struct job *j, struct build_result *out, struct diag_list *er
 	return rc;
 }
 
+/* Whether the CUDA file at PATH uses OpenMP: a line `#include <omp.h>` (omp_ calls need
+ * it) or `#pragma omp ...`. Such a program's host code is compiled and linked with
+ * -fopenmp on both backends: without it the pragmas are silently ignored and the omp_
+ * functions are never defined. Only the file itself is read, not what it includes. */
+static bool openmp_line(const char *p)
+{
+	p += strspn(p, " \t");
+	if (*p++ != '#')
+		return false;
+	p += strspn(p, " \t");
+	if (strncmp(p, "pragma", 6) == 0 && (p[6] == ' ' || p[6] == '\t')) {
+		p += 6 + strspn(p + 6, " \t");
+		return strncmp(p, "omp", 3) == 0 && strchr(" \t\r\n", p[3]);
+	}
+	if (strncmp(p, "include", 7) != 0)
+		return false;
+	p += 7 + strspn(p + 7, " \t");
+	return strncmp(p, "<omp.h>", 7) == 0 || strncmp(p, "\"omp.h\"", 7) == 0;
+}
+
+static bool uses_openmp(const char *path)
+{
+	size_t n = 0;
+	char *text = fs_read(path, &n);
+	bool found = false;
+	for (const char *line = text; line && !found; line = strchr(line, '\n')) {
+		line += *line == '\n';
+		found = openmp_line(line);
+	}
+	free(text);
+	return found;
+}
+
 /* Finds the tools for the backend; says what to do when one is missing. */
 static int job_tools(struct job *j, struct diag_list *errs)
 {
@@ -719,6 +759,7 @@ static int job_tools(struct job *j, struct diag_list *errs)
 			 "nvcc not found (looked in $PMPPLAB_NVCC, PATH and /usr/local/cuda/bin): install the CUDA toolkit, or set PMPPLAB_NVCC to nvcc's path");
 		return -ENOENT;
 	}
+	j->openmp = uses_openmp(j->user_source);
 	if (j->backend == BACKEND_EMU) {
 		/* PTX for the emulated GPU (PMPPLAB_EMU_DEVICE, --emu-device): what compiles
 		 * for it compiles here (TF32 wmma needs sm_80), and nothing newer does */
