@@ -261,7 +261,7 @@ struct cudaTextureDesc {
 #define cudaArrayTextureGather 0x08
 
 /* ---- graphs, stream capture and memory pools (driver_types.h; cudart_graph.c,
- * cudart_capture.c, cudart_memory.c) ---- */
+ * cudart_capture.c, cudart_pool.c) ---- */
 
 typedef struct CUgraph_st *cudaGraph_t;
 typedef struct CUgraphNode_st *cudaGraphNode_t;

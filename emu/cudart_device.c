@@ -81,7 +81,7 @@ static void rt_props_init(void)
 	p->concurrentManagedAccess = 1;
 	p->computePreemptionSupported = 1;
 	p->cooperativeLaunch = 1;
-	p->memoryPoolsSupported = 1; /* cudaMallocAsync and the pools: cudart_memory.c */
+	p->memoryPoolsSupported = 1; /* cudaMallocAsync and the pools: cudart_pool.c */
 	p->sharedMemPerBlockOptin = d->smem_per_block_optin;
 	p->maxBlocksPerMultiProcessor = d->max_blocks_per_sm;
 	p->reservedSharedMemPerBlock = d->smem_reserved_per_block;

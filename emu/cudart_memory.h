@@ -1,5 +1,6 @@
 /* cudart_memory — the memory half of the runtime API: allocation (device, pinned host,
  * managed), copies and sets (the Async forms run in order, synchronously), symbols.
+ * Stream-ordered allocation and memory pools: cudart_pool.h.
  *
  * Every pointer is classified before use, so a host pointer passed where a device
  * pointer is needed (or the reverse), a freed pointer, or a range running past its
@@ -13,6 +14,7 @@
 #include <stdint.h>
 
 #include "cudart_abi.h"
+#include "devmem.h"
 
 #pragma GCC visibility push(hidden)
 
@@ -33,6 +35,10 @@ enum rt_mem_misuse {
 	RT_MISUSE_COUNT
 };
 cudaError_t rt_memory_misuse_code(enum rt_mem_misuse m);
+
+/* size bytes of KIND (cudaMalloc's, cudaMallocManaged's, cudaMallocHost's) at *out, or
+ * the error, set as the context's and said on stderr naming CALL; size 0 is *out NULL. */
+cudaError_t rt_memory_alloc(const char *call, void **out, size_t size, enum devmem_kind kind);
 
 /* Bytes of device memory (global + managed) allocated and not freed. */
 size_t rt_memory_in_use(void);
@@ -92,20 +98,7 @@ cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t 
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count,
 				      size_t offset, enum cudaMemcpyKind kind,
 				      cudaStream_t stream);
-cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream);
-cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
-				    cudaStream_t stream);
-cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device);
-cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device);
-cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool);
-cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps);
-cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool);
-cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value);
-cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value);
-cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
-cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const void *descList, size_t count);
-cudaError_t cudaMemPoolGetAccess(int *flags, cudaMemPool_t memPool, struct cudaMemLocation *location);
 cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
 cudaError_t cudaHostUnregister(void *ptr);
