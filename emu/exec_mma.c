@@ -26,9 +26,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "mma_fast.h"
 #include "trace.h"
 
-#define MAXD 32 /* the largest matrix side (m32n8k16's M, m8n32k16's N) */
+#define MAXD MMA_MAXD
 
 /* ---- fragment layouts ------------------------------------------------------------------ */
 
@@ -164,34 +165,118 @@ static inline void frag_set(uint64_t *R, const uint32_t *slots, unsigned b, unsi
 
 /* frag_pos of every element of every lane of one fragment layout, computed once per
  * worker and layout: a wmma or mma moves 32 x up to 16 elements, and working out each
- * one's place took a third of the tensor-core instructions' time. */
+ * one's place took a third of the tensor-core instructions' time. pos: the same places
+ * as indices of a MAXD x MAXD matrix, by row (pos[0]: r * MAXD + c) and by column
+ * (pos[1]: c * MAXD + r), for the whole-matrix moves (frag_to_mat, mat_to_frag). */
 #define MAXE 16 /* elements a lane, at most: the decoder's shapes (ptx_mma.c) */
 struct frag_map {
 	uint64_t key; /* 0: unused */
 	uint8_t r[32][MAXE], c[32][MAXE];
+	uint16_t pos[2][MAXE][32];
+	/* words[v]: the elements of each register (f16: 2, s8: 4) are consecutive in pos[v];
+	 * rep[q]: register q only repeats elements of lower ones (f16, s8 matrix_a/b);
+	 * simple: no place is held by two lanes (the whole-matrix moves need it) */
+	uint8_t words[2], rep[MAXE], simple;
+	uint8_t rows, cols; /* the matrix's: its places' largest row and column + 1 */
 };
 
 static const struct frag_map *frag_map(const struct ptx_mma *mm, unsigned frag, unsigned it,
-				       unsigned n)
+				       unsigned n, unsigned bits)
 {
 	enum { NMAPS = 16 }; /* a kernel has a few layouts; round-robin beyond that */
 	static _Thread_local struct frag_map maps[NMAPS];
 	static _Thread_local unsigned next;
 	uint64_t key = 1 | (uint64_t)(mm->kind == MMA_SYNC) << 1 | (uint64_t)frag << 2 |
 		       (uint64_t)it << 8 | (uint64_t)n << 16 | (uint64_t)mm->m << 24 |
-		       (uint64_t)mm->n << 32 | (uint64_t)mm->k << 40;
+		       (uint64_t)mm->n << 32 | (uint64_t)mm->k << 40 | (uint64_t)bits << 48;
 	for (unsigned k = 0; k < NMAPS; k++)
 		if (maps[k].key == key)
 			return &maps[k];
 	struct frag_map *fm = &maps[next++ % NMAPS];
+	static _Thread_local uint8_t held[MAXD * MAXD]; /* by which lane + 1 */
+	memset(held, 0, sizeof held);
+	unsigned per = bits >= 32 ? 1 : 32 / bits;
+	fm->simple = n <= MAXE;
+	fm->words[0] = fm->words[1] = 1;
+	fm->rows = fm->cols = 0;
+	for (unsigned i = 0; i < MAXE; i++)
+		fm->rep[i] = 1;
 	for (unsigned l = 0; l < 32; l++)
 		for (unsigned i = 0; i < n && i < MAXE; i++) {
-			unsigned r, c;
+			unsigned r, c, first = 1;
 			frag_pos(mm, frag, it, l, i, &r, &c);
 			fm->r[l][i] = (uint8_t)r, fm->c[l][i] = (uint8_t)c;
+			fm->rows = (uint8_t)(r + 1 > fm->rows ? r + 1 : fm->rows);
+			fm->cols = (uint8_t)(c + 1 > fm->cols ? c + 1 : fm->cols);
+			fm->pos[0][i][l] = (uint16_t)(r * MAXD + c);
+			fm->pos[1][i][l] = (uint16_t)(c * MAXD + r);
+			for (unsigned j = 0; j < i; j++)
+				first &= fm->pos[0][j][l] != fm->pos[0][i][l];
+			if (first && held[r * MAXD + c])
+				fm->simple = 0;
+			held[r * MAXD + c] = (uint8_t)(l + 1);
+			fm->rep[i / per] &= (uint8_t)!first;
+			for (unsigned v = 0; v < 2; v++)
+				fm->words[v] &= fm->pos[v][i][l] == fm->pos[v][i - i % per][l] + i % per;
 		}
 	fm->key = key;
 	return fm;
+}
+
+/* The nregs registers `slots` of a fragment of es-byte elements (per to a register) into
+ * matrix X (es-byte elements, rows MAXD apart) by fm->pos[v]; of a repeated element the
+ * lowest register's copy (the others are skipped). fm->simple. */
+static void frag_to_mat(unsigned char *X, unsigned es, unsigned per, const struct frag_map *fm,
+			int v, unsigned nregs, const uint64_t *R, const uint32_t *slots)
+{
+	for (unsigned q = 0; q < nregs; q++) {
+		if (fm->rep[q])
+			continue;
+		const uint64_t *src = R + (size_t)slots[q] * 32;
+		const uint16_t *pos = fm->pos[v][q * per];
+		if (fm->words[v] && es * per == 4)
+			for (unsigned l = 0; l < 32; l++) {
+				uint32_t x = (uint32_t)src[l];
+				memcpy(X + (size_t)pos[l] * es, &x, 4);
+			}
+		else if (es == 8)
+			for (unsigned l = 0; l < 32; l++)
+				memcpy(X + (size_t)pos[l] * 8, &src[l], 8);
+		else
+			for (unsigned j = 0; j < per; j++)
+				for (unsigned l = 0; l < 32; l++)
+					store_n(X + (size_t)fm->pos[v][q * per + j][l] * es, es,
+						src[l] >> (8 * es * j));
+	}
+}
+
+/* The reverse: every register of the fragment from matrix X (repeated elements too),
+ * zero above 32 bits as the fragment's 32-bit registers are. */
+static void mat_to_frag(const unsigned char *X, unsigned es, unsigned per,
+			const struct frag_map *fm, int v, unsigned nregs, uint64_t *R,
+			const uint32_t *slots)
+{
+	for (unsigned q = 0; q < nregs; q++) {
+		uint64_t *dst = R + (size_t)slots[q] * 32;
+		const uint16_t *pos = fm->pos[v][q * per];
+		if (fm->words[v] && es * per == 4)
+			for (unsigned l = 0; l < 32; l++) {
+				uint32_t x;
+				memcpy(&x, X + (size_t)pos[l] * es, 4);
+				dst[l] = x;
+			}
+		else if (es == 8)
+			for (unsigned l = 0; l < 32; l++)
+				memcpy(&dst[l], X + (size_t)pos[l] * 8, 8);
+		else
+			for (unsigned l = 0; l < 32; l++) {
+				uint64_t x = 0;
+				for (unsigned j = 0; j < per; j++)
+					x |= load_n(X + (size_t)fm->pos[v][q * per + j][l] * es, es, 0)
+					     << (8 * es * j);
+				dst[l] = x;
+			}
+	}
 }
 
 /* ---- memory ------------------------------------------------------------------------------ */
@@ -221,6 +306,59 @@ static int require_warp(struct block *b, struct warp *w, const struct ptx_insn *
 			 "(.sync.aligned)", what, w->id, m);
 }
 
+/* A row of a fragment's matrix: 4 to 256 bytes; memcpy of a length known only here
+ * was a rep movs, slow to start for so few bytes. */
+static inline void copy_run(void *dst, const void *src, size_t bytes)
+{
+	switch (bytes) {
+	case 16: memcpy(dst, src, 16); break;
+	case 32: memcpy(dst, src, 32); break;
+	case 64: memcpy(dst, src, 64); break;
+	case 128: memcpy(dst, src, 128); break;
+	default: memcpy(dst, src, bytes); break;
+	}
+}
+
+/* wmma.load / wmma.store of a whole warp with one pointer and one ldm (as the CUDA API
+ * gives them), when the matrix lies inside one allocation or shared array: its rows
+ * (row-major) or columns copied whole between memory and a matrix, and that matrix
+ * from or to the fragment (mat_to_frag, frag_to_mat). 0: not so; the caller goes lane by
+ * lane. */
+static int ldst_rows(struct block *b, struct warp *w, const struct ptx_mma *mm,
+		     const struct frag_map *fm, int sp, const uint64_t *a0, const uint64_t *ld,
+		     uint64_t *R)
+{
+	static _Thread_local union mma_mat X;
+	uint64_t or = 0;
+	for (unsigned l = 0; l < 32; l++)
+		or |= (a0[l] ^ a0[0]) | (ld[l] ^ ld[0]);
+	/* a run: a row of a row-major matrix, a column of a column-major one */
+	int v = !mm->arow;
+	unsigned runs = v ? fm->cols : fm->rows, len = v ? fm->rows : fm->cols;
+	unsigned bits = ptx_mtype_bits(mm->atype), es = bits / 8, per = bits >= 32 ? 1 : 32 / bits;
+	if (or || !fm->simple || ld[0] < len)
+		return 0;
+	uint64_t ends[2] = {a0[0], a0[0] + ((runs - 1) * ld[0] + len - 1) * es};
+	uintptr_t p0, w0;
+	if (ends[1] < ends[0] || !(p0 = warp_span(b, w, sp, ends, 0, es, 3, &w0)))
+		return 0;
+	unsigned char *mem = (unsigned char *)(p0 + a0[0]);
+	size_t stride = ld[0] * es, bytes = len * es;
+	if (mm->kind == MMA_STORE) {
+		frag_to_mat(X.u8[0], es, per, fm, v, mm->nd, R, mm->d);
+		for (unsigned r = 0; r < runs; r++)
+			copy_run(mem + r * stride, X.u8[0] + r * MAXD * es, bytes);
+		if (w0) /* global memory: a kernel's work (provenance) */
+			for (unsigned r = 0; r < runs; r++)
+				devmem_mark_by_kernel((unsigned char *)(w0 + a0[0] + r * stride), (unsigned)bytes);
+	} else {
+		for (unsigned r = 0; r < runs; r++)
+			copy_run(X.u8[0] + r * MAXD * es, mem + r * stride, bytes);
+		mat_to_frag(X.u8[0], es, per, fm, v, mm->nd, R, mm->d);
+	}
+	return 1;
+}
+
 /* wmma.load / wmma.store: element (r, c) at base + (r * ldm + c) * size (row-major) or
  * (c * ldm + r) * size (column-major). */
 static int wmma_ldst(struct block *b, struct warp *w, const struct ptx_insn *in,
@@ -233,7 +371,7 @@ static int wmma_ldst(struct block *b, struct warp *w, const struct ptx_insn *in,
 	unsigned sp = in->space;
 	const uint64_t *base = R + (size_t)in->s[0] * 32, *ldm = R + (size_t)in->s[1] * 32;
 	const struct frag_map *fm =
-		frag_map(mm, mm->frag, mm->frag <= MF_B || t == MT_F64 ? t : MT_F32, ne);
+		frag_map(mm, mm->frag, mm->frag <= MF_B || t == MT_F64 ? t : MT_F32, ne, bits);
 	const struct emu_hooks *hooks = EMU_HOOKS ? b->L->hooks : NULL;
 	struct emu_trace_sm *tsm = b->tsm;
 	uint64_t addr[32], a0[32], ld[32];
@@ -246,7 +384,8 @@ static int wmma_ldst(struct block *b, struct warp *w, const struct ptx_insn *in,
 	for (unsigned l = 0; l < 32; l++) {
 		a0[l] = (base[l] + (uint64_t)in->off) & space_addr_mask((int)sp);
 		ld[l] = (uint32_t)ldm[l];
-		if (a0[l] % fbytes || (ld[l] * es) % sbytes)
+		/* both sizes are powers of two in every shape the decoder takes: no division */
+		if (a0[l] & (fbytes - 1) || (ld[l] * es) & (sbytes - 1))
 			return fault_set(b, w, l, in, EMU_FAULT_MISALIGNED, -EFAULT,
 					 "%s: the matrix at 0x%llx with a leading dimension of %u "
 					 "elements: the pointer must be %u-byte aligned (the size of "
@@ -254,6 +393,8 @@ static int wmma_ldst(struct block *b, struct warp *w, const struct ptx_insn *in,
 					 store ? "wmma::store_matrix_sync" : "wmma::load_matrix_sync",
 					 (unsigned long long)a0[l], (unsigned)ld[l], fbytes, sbytes);
 	}
+	if (!hooks && !tsm && ldst_rows(b, w, mm, fm, (int)sp, a0, ld, R))
+		return 0;
 	for (unsigned i = 0; i < ne; i++) {
 		for (unsigned l = 0; l < 32; l++) {
 			uint64_t r = fm->r[l][i], c = fm->c[l][i];
@@ -562,24 +703,9 @@ static uint64_t dot(const struct ptx_mma *mm, const uint64_t *a, const uint64_t 
 	return acc;
 }
 
-/* Fragment registers to the matrix X (X[r][c], or X[c][r] with `by_column`) through its
- * map; the elements in reverse, so that of a repeated f16 element the first copy lands. */
-static void frag_gather(uint64_t (*X)[MAXD], const struct frag_map *fm, unsigned n,
-			const uint64_t *R, const uint32_t *slots, unsigned bits, int by_column)
-{
-	for (unsigned l = 0; l < 32; l++)
-		for (unsigned i = n; i-- > 0;) {
-			uint64_t v = frag_get(R, slots, bits, l, i);
-			if (by_column)
-				X[fm->c[l][i]][fm->r[l][i]] = v;
-			else
-				X[fm->r[l][i]][fm->c[l][i]] = v;
-		}
-}
-
 /* rows x k inputs of type t decoded; special[r]: row r holds a NaN or an infinity. The
  * type is a constant in each loop, so decode_tv's switch goes. */
-static void decode_rows(struct tv (*T)[MAXD], uint8_t *special, uint64_t (*X)[MAXD],
+static void decode_rows(struct tv (*T)[MAXD], uint8_t *special, const uint64_t (*X)[MAXD],
 			unsigned rows, unsigned k, unsigned t)
 {
 #define DECODE_AS(TYPE)                                                                   \
@@ -599,28 +725,39 @@ static void decode_rows(struct tv (*T)[MAXD], uint8_t *special, uint64_t (*X)[MA
 #undef DECODE_AS
 }
 
-/* wmma.mma / mma.sync: the warp's fragments to whole matrices, D = A B + C, and back. */
-static int product(struct block *b, struct warp *w, const struct ptx_insn *in,
-		   const struct ptx_mma *mm, uint64_t *R, uint32_t m)
+static uint64_t mat_get(const union mma_mat *X, unsigned es, unsigned r, unsigned c)
 {
-	if (require_warp(b, w, in, m, mm->kind == MMA_WMMA ? "wmma::mma_sync" : "mma.sync"))
-		return -EDEADLK;
+	return es == 1 ? X->u8[r][c] : es == 2 ? X->u16[r][c] : es == 4 ? X->u32[r][c] : X->u64[r][c];
+}
+
+void mma_products(const struct ptx_mma *mm, struct mma_mats *x, int model)
+{
 	static _Thread_local uint64_t A[MAXD][MAXD], B[MAXD][MAXD], C[MAXD][MAXD];
 	static _Thread_local struct tv TA[MAXD][MAXD], TB[MAXD][MAXD];
-	static _Thread_local uint8_t SA[MAXD], SB[MAXD];
+	static _Thread_local uint8_t SA[MAXD], SB[MAXD], done[MAXD][MAXD];
 	static _Thread_local struct tv_rows XA, XB;
 	unsigned it = mm->atype, M = mm->m, N = mm->n, K = mm->k;
-	unsigned ib = ptx_mtype_bits(it), cb = ptx_mtype_bits(mm->ctype), db = ptx_mtype_bits(mm->dtype);
-	unsigned na = frag_elems(mm->na, it), nb = frag_elems(mm->nb, it);
-	unsigned nc = frag_elems(mm->nc, mm->ctype), nd = frag_elems(mm->nd, mm->dtype);
-	frag_gather(A, frag_map(mm, MF_A, it, na), na, R, mm->a, ib, 0);
-	frag_gather(B, frag_map(mm, MF_B, it, nb), nb, R, mm->b, ib, 1); /* B[n][k] */
-	frag_gather(C, frag_map(mm, MF_C, it, nc), nc, R, mm->c, cb, 0);
+	if (model)
+		memset(done, 0, sizeof done);
+	else if (!mma_fast(mm, x, done))
+		return;
+	/* the model's own forms: every element in 64 bits, B by column */
+	unsigned ie = ptx_mtype_bits(it) / 8, ce = ptx_mtype_bits(mm->ctype) / 8;
+	unsigned de = ptx_mtype_bits(mm->dtype) / 8;
+	for (unsigned r = 0; r < M; r++)
+		for (unsigned i = 0; i < K; i++)
+			A[r][i] = mat_get(&x->a, ie, r, i);
+	for (unsigned i = 0; i < K; i++)
+		for (unsigned c = 0; c < N; c++)
+			B[c][i] = mat_get(&x->b, ie, i, c);
+	for (unsigned r = 0; r < M; r++)
+		for (unsigned c = 0; c < N; c++)
+			C[r][c] = mat_get(&x->c, ce, r, c);
 	if (it == MT_F16 || it == MT_BF16 || it == MT_TF32) {
 		decode_rows(TA, SA, A, M, K, it);
 		decode_rows(TB, SB, B, N, K, it);
 	}
-	int fast = it == MT_F16 || it == MT_BF16;
+	int fast = !model && (it == MT_F16 || it == MT_BF16);
 	for (unsigned r = 0; fast && r < M; r++)
 		fast = !SA[r];
 	for (unsigned c = 0; fast && c < N; c++)
@@ -630,11 +767,10 @@ static int product(struct block *b, struct warp *w, const struct ptx_insn *in,
 		tv_split(&XB, TB, N, K);
 	}
 	int mbits = it == MT_F16 ? 10 : 7;
-	/* D's elements straight from their dot products, each once per lane holding it */
-	const struct frag_map *fd = frag_map(mm, MF_D, it, nd);
-	for (unsigned l = 0; l < 32; l++)
-		for (unsigned i = 0; i < nd; i++) {
-			unsigned r = fd->r[l][i], c = fd->c[l][i];
+	for (unsigned r = 0; r < M; r++)
+		for (unsigned c = 0; c < N; c++) {
+			if (done[r][c])
+				continue;
 			struct tv tc;
 			uint64_t v;
 			if (fast && (tc = mm->ctype == MT_F16 ? decode_tv(MT_F16, C[r][c])
@@ -643,8 +779,36 @@ static int product(struct block *b, struct warp *w, const struct ptx_insn *in,
 					     XB.neg[c], K, mbits, tc, mm->dtype);
 			else
 				v = dot(mm, A[r], B[c], TA[r], TB[c], SA[r] | SB[c], K, C[r][c]);
-			frag_set(R, mm->d, db, l, i, v);
+			if (de == 2)
+				x->d.u16[r][c] = (uint16_t)v;
+			else if (de == 4)
+				x->d.u32[r][c] = (uint32_t)v;
+			else
+				x->d.u64[r][c] = v;
 		}
+}
+
+/* wmma.mma / mma.sync: the warp's fragments to whole matrices, D = A B + C, and back. */
+static int product(struct block *b, struct warp *w, const struct ptx_insn *in,
+		   const struct ptx_mma *mm, uint64_t *R, uint32_t m)
+{
+	if (require_warp(b, w, in, m, mm->kind == MMA_WMMA ? "wmma::mma_sync" : "mma.sync"))
+		return -EDEADLK;
+	static _Thread_local struct mma_mats x;
+	unsigned it = mm->atype, ib = ptx_mtype_bits(it);
+	unsigned cb = ptx_mtype_bits(mm->ctype), db = ptx_mtype_bits(mm->dtype);
+	const struct frag_map *fa = frag_map(mm, MF_A, it, frag_elems(mm->na, it), ib);
+	const struct frag_map *fb = frag_map(mm, MF_B, it, frag_elems(mm->nb, it), ib);
+	const struct frag_map *fc = frag_map(mm, MF_C, it, frag_elems(mm->nc, mm->ctype), cb);
+	const struct frag_map *fd = frag_map(mm, MF_D, it, frag_elems(mm->nd, mm->dtype), db);
+	if (!fa->simple || !fb->simple || !fc->simple || !fd->simple)
+		return fault_set(b, w, 0, in, EMU_FAULT_UNSUPPORTED, -ENOTSUP,
+				 "this matrix shape's fragments overlap: not emulated");
+	frag_to_mat(x.a.u8[0], ib / 8, ib >= 32 ? 1 : 32 / ib, fa, 0, mm->na, R, mm->a);
+	frag_to_mat(x.b.u8[0], ib / 8, ib >= 32 ? 1 : 32 / ib, fb, 0, mm->nb, R, mm->b);
+	frag_to_mat(x.c.u8[0], cb / 8, cb >= 32 ? 1 : 32 / cb, fc, 0, mm->nc, R, mm->c);
+	mma_products(mm, &x, 0);
+	mat_to_frag(x.d.u8[0], db / 8, db >= 32 ? 1 : 32 / db, fd, 0, mm->nd, R, mm->d);
 	return 0;
 }
 

@@ -1,0 +1,325 @@
+/* mma_fast — the tensor-core products on whole matrices, the fast way (mma_fast.h).
+ *
+ * exec_mma.c's model sums each element of D as the H100 does: the f16/bf16/tf32 products
+ * and C cut toward zero to a fixed point whose last bit is 2^(emax - 25), emax the largest
+ * exponent among C's and the products'. Where no term has a set bit below that point
+ * nothing is cut and the model's sum is the exact sum, computed here in double: a product
+ * of two inputs of at most 24 significant bits is exact, and the terms of one element then
+ * span at most 32 bits, so every partial sum is exact too, in any order (vector FMAs along
+ * D's rows). The exact sum is then rounded as the model rounds it. Whether nothing is cut
+ * is decided from bounds, for every element at once: the products' exponents are at most
+ * EA + EB (the largest of A's and of B's) and their lowest set bits at least LA + LB (the
+ * lowest of any element of A, of B: an odd significand times an odd one is odd); C's
+ * element by element. NVIDIA's GEMM samples (small integers, C scaled by a float) always
+ * pass; random floats over many binades do not, and go to the model.
+ *
+ * Integers: int32 sums (32 products of two 8-bit values fit), wrapped or clamped as the
+ * model does. f64: fused multiply-adds in k order, as the model; its NaN rules only
+ * matter for a NaN result, which goes back to it.
+ */
+#include "mma_fast.h"
+
+#include <math.h>
+#include <string.h>
+
+#if EMU_CLONES
+#define CLONES __attribute__((target_clones("arch=x86-64-v3", "default"))) /* emu/meson.build */
+#else
+#define CLONES
+#endif
+
+#define MD MMA_MAXD
+enum { NOBIT = 16000 }; /* a zero's exponent (-NOBIT) and lowest bit (NOBIT): no extreme */
+
+static inline uint64_t dbits(double d)
+{
+	uint64_t u;
+	memcpy(&u, &d, 8);
+	return u;
+}
+
+static inline double dfrom(uint64_t u)
+{
+	double d;
+	memcpy(&d, &u, 8);
+	return d;
+}
+
+/* GCC's vector extensions (clang has them too): 8 lanes of 32 bits, 4 of 64. In the
+ * x86-64-v3 clone each is one AVX2 register, elsewhere two SSE2 ones; the compiler's own
+ * vectoriser left these loops scalar (their selects and reductions). */
+/* the helpers taking and giving 32-byte vectors are static and always inlined: no ABI
+ * (GCC and clang both know the warning) */
+#pragma GCC diagnostic ignored "-Wpsabi"
+typedef int32_t v8si __attribute__((vector_size(32)));
+typedef uint32_t v8su __attribute__((vector_size(32)));
+typedef float v8sf __attribute__((vector_size(32)));
+typedef uint16_t v8hu __attribute__((vector_size(16)));
+typedef float v4sf __attribute__((vector_size(16)));
+typedef int32_t v4si __attribute__((vector_size(16)));
+typedef double v4df __attribute__((vector_size(32)));
+typedef int64_t v4di __attribute__((vector_size(32)));
+
+#define LOADV(T, p) ({ T v_; memcpy(&v_, (p), sizeof v_); v_; })
+#define STOREV(p, v) do { __typeof__(v) v_ = (v); memcpy((p), &v_, sizeof v_); } while (0)
+
+/* 8 inputs of type t (f16, bf16 or tf32 bits) as the f32 bits of the same values (NaN
+ * and infinities apart: *special gets a lane's -1). */
+static inline __attribute__((always_inline)) v8su as_f32(unsigned t, const void *p, v8si *special)
+{
+	if (t == MT_TF32) {
+		v8su u = LOADV(v8su, p);
+		*special |= (v8si)((u & 0x7f800000) == 0x7f800000);
+		return u & 0xffffe000u;
+	}
+	v8su h = __builtin_convertvector(LOADV(v8hu, p), v8su);
+	if (t == MT_BF16) {
+		*special |= (v8si)((h & 0x7f80) == 0x7f80);
+		return h << 16;
+	}
+	*special |= (v8si)((h & 0x7c00) == 0x7c00);
+	/* the 15 magnitude bits where f32's go, then scaled by the biases' difference */
+	v8sf f = (v8sf)((h & 0x7fff) << 13) * 0x1p112f;
+	return (v8su)f | (h & 0x8000) << 16;
+}
+
+/* Of f32 bits u: the exponent the model aligns on (field-based: a subnormal counts as the
+ * smallest normal exponent, emin of the input's own format), and the weight of the
+ * lowest set bit; a zero's: -NOBIT and NOBIT. */
+static inline __attribute__((always_inline)) v8si f32_expo(v8su u, int emin)
+{
+	v8si ef = (v8si)(u >> 23 & 0xff), e = ef - 127 + ((ef == 0) & 1);
+	v8si low = e < emin, zero = (v8si)((u & 0x7fffffff) == 0);
+	e = (low & emin) | (~low & e);
+	return (zero & -NOBIT) | (~zero & e);
+}
+
+static inline __attribute__((always_inline)) v8si f32_lsb(v8su u)
+{
+	v8si ef = (v8si)(u >> 23 & 0xff), normal = ef != 0;
+	v8su m = (u & 0x7fffff) | ((v8su)normal & 0x800000);
+	/* m's lowest set bit alone, a power of two, as a float: its exponent is m's zero count */
+	v8sf lowbit = __builtin_convertvector((v8si)(m & -m), v8sf);
+	v8si tz = ((v8si)lowbit >> 23) - 127;
+	v8si l = ef + (~normal & 1) - 150 + tz, zero = (v8si)((u & 0x7fffffff) == 0);
+	return (zero & NOBIT) | (~zero & l);
+}
+
+/* The m x k inputs X of type t (A, or B with m and k its own k and n) to doubles, with
+ * the largest exponent, the lowest set bit, and whether a NaN or an infinity is among
+ * them. k: 4, 8 or 16 (the lanes past k of a row of 4 are loaded and not used). */
+static inline __attribute__((always_inline)) void convert(unsigned t, const union mma_mat *X,
+							  unsigned m, unsigned k, double (*a)[MD],
+							  int *emax, int *lmin, int *spec)
+{
+	int emin = t == MT_F16 ? -14 : -126;
+	v8si e = {0}, lo = {0}, sp = {0};
+	e -= NOBIT, lo += NOBIT;
+	v8si valid = {-1, -1, -1, -1, -(k > 4), -(k > 4), -(k > 4), -(k > 4)};
+	for (unsigned r = 0; r < m; r++)
+		for (unsigned i = 0; i < k; i += 8) {
+			const void *p = t == MT_TF32 ? (const void *)&X->u32[r][i] : (const void *)&X->u16[r][i];
+			v8si s = {0};
+			v8su u = as_f32(t, p, &s);
+			v8si x = f32_expo(u, emin), l = f32_lsb(u);
+			x = (valid & x) | (~valid & -NOBIT);
+			l = (valid & l) | (~valid & NOBIT);
+			v8si gt = x > e, lt = l < lo;
+			e = (gt & x) | (~gt & e);
+			lo = (lt & l) | (~lt & lo);
+			sp |= s & valid;
+			v8sf f = (v8sf)u;
+			STOREV(&a[r][i], __builtin_convertvector(((v4sf){f[0], f[1], f[2], f[3]}), v4df));
+			if (k > 4)
+				STOREV(&a[r][i + 4], __builtin_convertvector(((v4sf){f[4], f[5], f[6], f[7]}), v4df));
+		}
+	int E = -NOBIT, L = NOBIT, S = 0;
+	for (unsigned j = 0; j < 8; j++) {
+		E = e[j] > E ? e[j] : E;
+		L = lo[j] < L ? lo[j] : L;
+		S |= sp[j];
+	}
+	*emax = E, *lmin = L, *spec = S;
+}
+
+/* f16, bf16 or tf32 (t) with f32 C and D, M x N x K: see the top. Row by row of D, 8
+ * elements (4 in double) at a time. */
+static inline __attribute__((always_inline)) unsigned
+float_product(unsigned t, unsigned M, unsigned N, unsigned K, struct mma_mats *x,
+	      uint8_t (*done)[MD])
+{
+	double a[MD][MD], b[MD][MD];
+	int EA, EB, LA, LB, sa, sb;
+	convert(t, &x->a, M, K, a, &EA, &LA, &sa);
+	convert(t, &x->b, K, N, b, &EB, &LB, &sb);
+	int EAB = EA + EB, LAB = LA + LB;
+	if (sa | sb || LAB < EAB - 25)
+		return M * N;
+	/* tf32: four products at a time, each partial sum rounded (exec_mma.c) */
+	unsigned G = t == MT_TF32 ? 4 : K, left = 0;
+	for (unsigned r = 0; r < M; r++) {
+		v8su cv[MD / 8];
+		v8si ok[MD / 8];
+		for (unsigned j = 0; j < N / 8; j++)
+			cv[j] = LOADV(v8su, &x->c.u32[r][8 * j]), ok[j] = (v8si){0} - 1;
+		for (unsigned k0 = 0; k0 < K; k0 += G) {
+			v4df S[MD / 4];
+			for (unsigned j = 0; j < N / 8; j++) {
+				v8su u = cv[j];
+				v8si e = f32_expo(u, -126), l = f32_lsb(u);
+				ok[j] &= (v8si)((u & 0x7f800000) != 0x7f800000) & (l >= EAB - 25) &
+					 (LAB >= e - 25);
+				v8sf f = (v8sf)u;
+				S[2 * j] = __builtin_convertvector(((v4sf){f[0], f[1], f[2], f[3]}), v4df);
+				S[2 * j + 1] = __builtin_convertvector(((v4sf){f[4], f[5], f[6], f[7]}), v4df);
+			}
+			for (unsigned i = k0; i < k0 + G; i++) {
+				v4df ai = {a[r][i], a[r][i], a[r][i], a[r][i]};
+				for (unsigned j = 0; j < N / 4; j++)
+					S[j] += ai * LOADV(v4df, &b[i][4 * j]);
+			}
+			/* toward zero to f32: S is exact, so its low 29 significand bits go; a
+			 * zero is +0 (the model's fixed point has no sign); subnormal and
+			 * overflowing sums are left to the model */
+			for (unsigned j = 0; j < N / 8; j++) {
+				v4si f[2], in[2];
+				for (unsigned h = 0; h < 2; h++) {
+					v4df s = S[2 * j + h];
+					v4di z = s == 0;
+					v4df ax = (v4df)((v4di)s & 0x7fffffffffffffffll);
+					v4di inr = z | ((ax >= 0x1p-126) & (ax < 0x1p128));
+					v4sf cut = __builtin_convertvector(
+						(v4df)((v4di)s & ~(v4di){0x1fffffff, 0x1fffffff, 0x1fffffff, 0x1fffffff}), v4sf);
+					f[h] = (v4si)cut & ~__builtin_convertvector(z, v4si);
+					in[h] = __builtin_convertvector(inr, v4si);
+				}
+				cv[j] = (v8su)(v8si){f[0][0], f[0][1], f[0][2], f[0][3],
+						     f[1][0], f[1][1], f[1][2], f[1][3]};
+				ok[j] &= (v8si){in[0][0], in[0][1], in[0][2], in[0][3],
+						in[1][0], in[1][1], in[1][2], in[1][3]};
+			}
+		}
+		for (unsigned j = 0; j < N / 8; j++) {
+			STOREV(&x->d.u32[r][8 * j], cv[j]);
+			for (unsigned c = 0; c < 8; c++) {
+				done[r][8 * j + c] = (uint8_t)(ok[j][c] & 1);
+				left += !ok[j][c];
+			}
+		}
+	}
+	return left;
+}
+
+/* The shapes as constants, so that each loop is unrolled to its vectors and D's rows
+ * stay in registers; others (none the decoder takes today) through the general loop. */
+#define FLOAT_SHAPE(t, M, N, K)                                                           \
+	if (m == (M) && n == (N) && k == (K))                                             \
+		return float_product(t, M, N, K, x, done);
+#define FLOAT_SHAPES(t)                                                                   \
+	do {                                                                              \
+		if ((t) == MT_TF32) {                                                     \
+			FLOAT_SHAPE(t, 16, 16, 8)                                         \
+			FLOAT_SHAPE(t, 16, 8, 8)                                          \
+			FLOAT_SHAPE(t, 16, 8, 4)                                          \
+		} else {                                                                  \
+			FLOAT_SHAPE(t, 16, 16, 16)                                        \
+			FLOAT_SHAPE(t, 32, 8, 16)                                         \
+			FLOAT_SHAPE(t, 8, 32, 16)                                         \
+			FLOAT_SHAPE(t, 16, 8, 16)                                         \
+			FLOAT_SHAPE(t, 16, 8, 8)                                          \
+		}                                                                         \
+		return float_product(t, m, n, k, x, done);                                \
+	} while (0)
+
+static CLONES unsigned float_products(unsigned t, unsigned m, unsigned n, unsigned k,
+				      struct mma_mats *x, uint8_t (*done)[MD])
+{
+	switch (t) {
+	case MT_F16: FLOAT_SHAPES(MT_F16);
+	case MT_BF16: FLOAT_SHAPES(MT_BF16);
+	default: FLOAT_SHAPES(MT_TF32);
+	}
+}
+
+/* s8/u8 (sa, sb: A, B signed): exact int32 sums, C added wrapping, or clamped with
+ * .satfinite. */
+static inline __attribute__((always_inline)) void
+int_product(unsigned M, unsigned N, unsigned K, int sa, int sb, int sat, struct mma_mats *x)
+{
+	int32_t p[MD][MD];
+	for (unsigned r = 0; r < M; r++) {
+		for (unsigned c = 0; c < N; c++)
+			p[r][c] = 0;
+		for (unsigned i = 0; i < K; i++) {
+			int32_t a = sa ? (int8_t)x->a.u8[r][i] : x->a.u8[r][i];
+			for (unsigned c = 0; c < N; c++)
+				p[r][c] += a * (sb ? (int8_t)x->b.u8[i][c] : x->b.u8[i][c]);
+		}
+	}
+	for (unsigned r = 0; r < M; r++)
+		for (unsigned c = 0; c < N; c++) {
+			if (sat) {
+				int64_t s = (int64_t)(int32_t)x->c.u32[r][c] + p[r][c];
+				s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
+				x->d.u32[r][c] = (uint32_t)s;
+			} else
+				x->d.u32[r][c] = x->c.u32[r][c] + (uint32_t)p[r][c];
+		}
+}
+
+static CLONES void int_products(const struct ptx_mma *mm, struct mma_mats *x)
+{
+	int sa = mm->atype == MT_S8, sb = mm->btype == MT_S8, sat = mm->satfinite;
+	if (mm->m == 16 && mm->n == 16 && mm->k == 16 && sa == sb) /* wmma's s8, u8 */
+		int_product(16, 16, 16, sa, sa, sat, x);
+	else
+		int_product(mm->m, mm->n, mm->k, sa, sb, sat, x);
+}
+
+/* f64: the model's fused multiply-adds in k order; NaN results left to it. */
+static CLONES unsigned f64_products(unsigned M, unsigned N, unsigned K, struct mma_mats *x,
+				    uint8_t (*done)[MD])
+{
+	double a[MD][MD], b[MD][MD], d[MD][MD];
+	for (unsigned r = 0; r < M; r++)
+		for (unsigned i = 0; i < K; i++)
+			a[r][i] = dfrom(x->a.u64[r][i]);
+	for (unsigned i = 0; i < K; i++)
+		for (unsigned c = 0; c < N; c++)
+			b[i][c] = dfrom(x->b.u64[i][c]);
+	unsigned left = 0;
+	for (unsigned r = 0; r < M; r++) {
+		for (unsigned c = 0; c < N; c++)
+			d[r][c] = dfrom(x->c.u64[r][c]);
+		for (unsigned i = 0; i < K; i++)
+			for (unsigned c = 0; c < N; c++)
+				d[r][c] = __builtin_fma(a[r][i], b[i][c], d[r][c]);
+		for (unsigned c = 0; c < N; c++) {
+			int ok = !isnan(d[r][c]);
+			x->d.u64[r][c] = dbits(d[r][c]);
+			done[r][c] = (uint8_t)ok;
+			left += !ok;
+		}
+	}
+	return left;
+}
+
+unsigned mma_fast(const struct ptx_mma *mm, struct mma_mats *x, uint8_t (*done)[MD])
+{
+	unsigned M = mm->m, N = mm->n, K = mm->k;
+	switch (mm->atype) {
+	case MT_S8: case MT_U8:
+		int_products(mm, x);
+		for (unsigned r = 0; r < M; r++)
+			memset(done[r], 1, N);
+		return 0;
+	case MT_F64:
+		return f64_products(M, N, K, x, done);
+	}
+	for (unsigned r = 0; r < M; r++)
+		memset(done[r], 0, N);
+	if ((mm->atype == MT_F16 || mm->atype == MT_BF16 || mm->atype == MT_TF32) &&
+	    mm->ctype == MT_F32 && mm->dtype == MT_F32)
+		return float_products(mm->atype, M, N, K, x, done);
+	return M * N;
+}

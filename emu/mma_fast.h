@@ -1,0 +1,32 @@
+/* mma_fast.h — the tensor-core products on whole matrices, the fast way where the inputs
+ * allow it (mma_fast.c); exec_mma.c computes the rest with its model. */
+#ifndef PMPPLAB_EMU_MMA_FAST_H
+#define PMPPLAB_EMU_MMA_FAST_H
+
+#include <stdint.h>
+
+#include "ptx_internal.h"
+
+#define MMA_MAXD 32 /* the largest matrix side (m32n8k16's M, m8n32k16's N) */
+
+/* A matrix of one product, each element in its type's own size (ptx_mtype_bits; tf32 in
+ * 32 bits) at row r, column c, rows MMA_MAXD elements apart. */
+union mma_mat {
+	uint8_t u8[MMA_MAXD][MMA_MAXD];
+	uint16_t u16[MMA_MAXD][MMA_MAXD];
+	uint32_t u32[MMA_MAXD][MMA_MAXD];
+	uint64_t u64[MMA_MAXD][MMA_MAXD];
+};
+/* A is m x k, B k x n, C and D m x n. */
+struct mma_mats {
+	_Alignas(32) union mma_mat a, b, c, d;
+};
+
+/* D = A B + C for instruction mm. Sets done[r][c] for each element of D it computed, bit
+ * for bit what exec_mma.c's model gives, and returns how many it left: none for integers
+ * and f64 (but NaN results of f64); f16, bf16 and tf32 with f32 accumulators where no
+ * product or C has bits below the model's fixed point, so that its sum is exact
+ * (integers, as in NVIDIA's GEMM samples, and most values near them). */
+unsigned mma_fast(const struct ptx_mma *mm, struct mma_mats *x, uint8_t (*done)[MMA_MAXD]);
+
+#endif

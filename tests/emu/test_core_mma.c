@@ -1,0 +1,260 @@
+/* The tensor-core products' fast ways (mma_fast.c) against the H100's model (exec_mma.c)
+ * on random matrices of every shape and type the decoder takes, bit for bit: small
+ * integers (NVIDIA's GEMM samples), integers with C scaled by a float, values over narrow
+ * and wide ranges of exponents, subnormals, NaN and infinities, sums that cancel to zero,
+ * sums past f32's range, and for integers C near the int32 limits with and without
+ * .satfinite. The model itself is checked against an H100's bits by the programs
+ * mma_rounding.cu and mma_specials.cu; the fragments' layouts by wmma_*.cu, mma_sync.cu. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <math.h>
+#include <cmocka.h>
+
+#include "exec_internal.h"
+#include "mma_fast.h"
+
+#define MD MMA_MAXD
+#define TRIALS 400 /* random products per shape and type */
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint32_t rnd32(void)
+{
+	rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+	return (uint32_t)(rng >> 32);
+}
+static unsigned below(unsigned n) { return rnd32() % n; }
+
+enum mode { SMALL_INT, SCALED_C, NARROW, WIDE, SPECIALS, CANCEL, HUGE, TINY, NMODES };
+
+/* A value of format f: sign, a significand of `bits` random bits, exponent in [lo, hi]
+ * (rounded to the format by the model's own packer). */
+static uint32_t fval(unsigned f, int bits, int lo, int hi)
+{
+	uint64_t mag = ((uint64_t)rnd32() << 32 | rnd32()) & ((1ull << bits) - 1);
+	mag |= 1ull << (bits - 1);
+	int e = lo + (int)below((unsigned)(hi - lo + 1)) - (bits - 1);
+	return fmt_pack(f, (int)(rnd32() & 1), mag, e, RND_RN, 0);
+}
+
+static uint64_t special_bits(unsigned t)
+{
+	static const uint32_t f16[] = {0x7c00, 0xfc00, 0x7e00, 0x8000, 0x0001, 0x03ff, 0x7bff};
+	static const uint32_t b16[] = {0x7f80, 0xff80, 0x7fc0, 0x8000, 0x0001, 0x007f, 0x7f7f};
+	static const uint32_t f32[] = {0x7f800000, 0xff800000, 0x7fc00000, 0x80000000,
+				       0x00000001, 0x007fffff, 0x7f7fffff};
+	static const uint64_t f64[] = {0x7ff0000000000000ull, 0xfff0000000000000ull,
+				       0x7ff8000000000000ull, 0x8000000000000000ull, 1,
+				       0x7fefffffffffffffull, 0x7ff4000000000001ull};
+	unsigned i = below(7);
+	return t == MT_F16 ? f16[i] : t == MT_BF16 ? b16[i] : t == MT_F64 ? f64[i] : f32[i];
+}
+
+/* One input of type t (an element of A or B when !is_c) in the given mode. */
+static uint64_t value(unsigned t, enum mode md, int is_c)
+{
+	unsigned f = t == MT_F16 ? FMT_F16 : t == MT_BF16 ? FMT_BF16 : t == MT_TF32 ? FMT_TF32 : FMT_F32;
+	int p = t == MT_F16 ? 11 : t == MT_BF16 ? 8 : 24;
+	int emax = t == MT_F16 ? 15 : 127, emin = t == MT_F16 ? -14 : -126;
+	if (t == MT_F64) {
+		double d;
+		switch (md) {
+		case SMALL_INT: case CANCEL: d = (double)below(5) - 1; break;
+		case SCALED_C: d = is_c ? (double)below(3) * 1.2 : (double)below(3); break;
+		case WIDE: case HUGE: d = ldexp((double)(int32_t)rnd32(), (int)below(1900) - 1000); break;
+		case TINY: d = ldexp((double)(int32_t)rnd32(), (int)below(60) - 1100); break;
+		default: d = ldexp((double)(int32_t)rnd32(), (int)below(20) - 40); break;
+		}
+		uint64_t u;
+		memcpy(&u, &d, 8);
+		return md == SPECIALS && !below(6) ? special_bits(t) : u;
+	}
+	if (t == MT_S8 || t == MT_U8)
+		return md == SMALL_INT ? below(3) : rnd32() & 0xff;
+	if (t == MT_S32) { /* C of an integer product */
+		uint32_t big[] = {0x7fffffff, 0x80000000, 0x7fff0000, 0x80010000};
+		return md == HUGE ? big[below(4)] - below(1000) : md == SMALL_INT ? below(3) : rnd32();
+	}
+	if (is_c && t != MT_F16)
+		f = FMT_F32, p = 24, emax = 127, emin = -126;
+	switch (md) {
+	case SMALL_INT:
+	case CANCEL:
+		return below(4) ? fmt_pack(f, (int)(rnd32() & 1), below(4), 0, RND_RN, 0) : 0;
+	case SCALED_C: /* the samples: C times beta (1.2f), and later sums of it */
+		if (!is_c)
+			return fmt_pack(f, 0, below(3), 0, RND_RN, 0);
+		return fmt_pack(f, 0, (uint64_t)below(3) * 10066330ull * (1 + below(300)), -23,
+				RND_RN, 0);
+	case NARROW: {
+		uint32_t v = fval(f, p, -4, 4);
+		/* tf32 inputs with the low 13 bits the tensor core ignores */
+		return t == MT_TF32 && !is_c && (rnd32() & 1) ? v | (rnd32() & 0x1fff) : v;
+	}
+	case WIDE: return below(5) ? fval(f, p, emin - 10, emax) : 0;
+	case SPECIALS: return below(6) ? fval(f, (int)below((unsigned)p) + 1, -3, 3) : special_bits(t);
+	case HUGE: return fval(f, (int)below((unsigned)p) + 1, emax - 8, emax);
+	case TINY: return fval(f, (int)below((unsigned)p) + 1, emin - 12, emin + 6);
+	default: return 0;
+	}
+}
+
+struct shape {
+	const char *name;
+	uint8_t kind, m, n, k, at, bt, ct, dt, sat;
+};
+
+static const struct shape shapes[] = {
+	{"wmma m16n16k16 f16 f32", MMA_WMMA, 16, 16, 16, MT_F16, MT_F16, MT_F32, MT_F32, 0},
+	{"wmma m32n8k16 f16 f32", MMA_WMMA, 32, 8, 16, MT_F16, MT_F16, MT_F32, MT_F32, 0},
+	{"wmma m8n32k16 f16 f32", MMA_WMMA, 8, 32, 16, MT_F16, MT_F16, MT_F32, MT_F32, 0},
+	{"wmma m16n16k16 f16 f16", MMA_WMMA, 16, 16, 16, MT_F16, MT_F16, MT_F16, MT_F16, 0},
+	{"wmma m16n16k16 f16 c16 d32", MMA_WMMA, 16, 16, 16, MT_F16, MT_F16, MT_F16, MT_F32, 0},
+	{"wmma m16n16k16 bf16", MMA_WMMA, 16, 16, 16, MT_BF16, MT_BF16, MT_F32, MT_F32, 0},
+	{"wmma m32n8k16 bf16", MMA_WMMA, 32, 8, 16, MT_BF16, MT_BF16, MT_F32, MT_F32, 0},
+	{"wmma m8n32k16 bf16", MMA_WMMA, 8, 32, 16, MT_BF16, MT_BF16, MT_F32, MT_F32, 0},
+	{"wmma m16n16k8 tf32", MMA_WMMA, 16, 16, 8, MT_TF32, MT_TF32, MT_F32, MT_F32, 0},
+	{"wmma m8n8k4 f64", MMA_WMMA, 8, 8, 4, MT_F64, MT_F64, MT_F64, MT_F64, 0},
+	{"wmma m16n16k16 s8", MMA_WMMA, 16, 16, 16, MT_S8, MT_S8, MT_S32, MT_S32, 0},
+	{"wmma m16n16k16 u8 satfinite", MMA_WMMA, 16, 16, 16, MT_U8, MT_U8, MT_S32, MT_S32, 1},
+	{"wmma m32n8k16 s8 satfinite", MMA_WMMA, 32, 8, 16, MT_S8, MT_S8, MT_S32, MT_S32, 1},
+	{"wmma m8n32k16 u8", MMA_WMMA, 8, 32, 16, MT_U8, MT_U8, MT_S32, MT_S32, 0},
+	{"mma m16n8k16 f16", MMA_SYNC, 16, 8, 16, MT_F16, MT_F16, MT_F32, MT_F32, 0},
+	{"mma m16n8k8 f16 f16", MMA_SYNC, 16, 8, 8, MT_F16, MT_F16, MT_F16, MT_F16, 0},
+	{"mma m16n8k16 bf16", MMA_SYNC, 16, 8, 16, MT_BF16, MT_BF16, MT_F32, MT_F32, 0},
+	{"mma m16n8k8 bf16", MMA_SYNC, 16, 8, 8, MT_BF16, MT_BF16, MT_F32, MT_F32, 0},
+	{"mma m16n8k8 tf32", MMA_SYNC, 16, 8, 8, MT_TF32, MT_TF32, MT_F32, MT_F32, 0},
+	{"mma m16n8k4 tf32", MMA_SYNC, 16, 8, 4, MT_TF32, MT_TF32, MT_F32, MT_F32, 0},
+	{"mma m8n8k4 f64", MMA_SYNC, 8, 8, 4, MT_F64, MT_F64, MT_F64, MT_F64, 0},
+	{"mma m16n8k32 s8 u8 satfinite", MMA_SYNC, 16, 8, 32, MT_S8, MT_U8, MT_S32, MT_S32, 1},
+	{"mma m16n8k16 u8 s8", MMA_SYNC, 16, 8, 16, MT_U8, MT_S8, MT_S32, MT_S32, 0},
+	{"mma m8n8k16 s8", MMA_SYNC, 8, 8, 16, MT_S8, MT_S8, MT_S32, MT_S32, 0},
+};
+
+static uint64_t A[MD][MD], B[MD][MD], C[MD][MD], D0[MD][MD], D1[MD][MD], D2[MD][MD];
+static uint8_t done[MD][MD];
+static struct mma_mats x;
+
+static void put(union mma_mat *X, unsigned t, unsigned r, unsigned c, uint64_t v)
+{
+	switch (ptx_mtype_bits(t)) {
+	case 8: X->u8[r][c] = (uint8_t)v; break;
+	case 16: X->u16[r][c] = (uint16_t)v; break;
+	case 32: X->u32[r][c] = (uint32_t)v; break;
+	default: X->u64[r][c] = v; break;
+	}
+}
+
+static uint64_t get(const union mma_mat *X, unsigned t, unsigned r, unsigned c)
+{
+	switch (ptx_mtype_bits(t)) {
+	case 8: return X->u8[r][c];
+	case 16: return X->u16[r][c];
+	case 32: return X->u32[r][c];
+	default: return X->u64[r][c];
+	}
+}
+
+/* D = A B + C (B here by column: B[n][k]) the model's way (model) or mma_products'; *done
+ * and the return value: mma_fast's alone (fast). */
+static unsigned product(const struct ptx_mma *mm, uint64_t (*D)[MD], int how)
+{
+	memset(&x, 0x5a, sizeof x);
+	for (unsigned r = 0; r < MD; r++)
+		for (unsigned c = 0; c < MD; c++) {
+			put(&x.a, mm->atype, r, c, A[r][c]), put(&x.b, mm->btype, c, r, B[r][c]);
+			put(&x.c, mm->ctype, r, c, C[r][c]);
+		}
+	unsigned left = 0;
+	if (how == 2)
+		left = mma_fast(mm, &x, done);
+	else
+		mma_products(mm, &x, how);
+	for (unsigned r = 0; r < mm->m; r++)
+		for (unsigned c = 0; c < mm->n; c++)
+			D[r][c] = get(&x.d, mm->dtype, r, c);
+	return left;
+}
+
+/* C = -(A B) exactly where it is representable: sums that cancel to zero. */
+static void cancel_c(const struct ptx_mma *mm)
+{
+	for (unsigned r = 0; r < mm->m; r++)
+		for (unsigned c = 0; c < mm->n; c++) {
+			double s = 0;
+			for (unsigned i = 0; i < mm->k; i++) {
+				unsigned f = mm->atype == MT_F16 ? FMT_F16 : mm->atype == MT_BF16 ? FMT_BF16 : FMT_TF32;
+				if (mm->atype == MT_F64) {
+					double x, y;
+					memcpy(&x, &A[r][i], 8), memcpy(&y, &B[c][i], 8);
+					s += x * y;
+				} else
+					s += fmt_to_double(f, (uint32_t)A[r][i]) * fmt_to_double(f, (uint32_t)B[c][i]);
+			}
+			if (mm->ctype == MT_F64) {
+				double x = -s;
+				memcpy(&C[r][c], &x, 8);
+			} else if (mm->ctype == MT_F32) {
+				float x = (float)-s;
+				uint32_t u;
+				memcpy(&u, &x, 4);
+				C[r][c] = u;
+			}
+		}
+}
+
+static void test_fast_matches_model(void **state)
+{
+	(void)state;
+	for (unsigned s = 0; s < sizeof shapes / sizeof *shapes; s++) {
+		const struct shape *sh = &shapes[s];
+		struct ptx_mma mm = {.kind = sh->kind, .m = sh->m, .n = sh->n, .k = sh->k,
+				     .atype = sh->at, .btype = sh->bt, .ctype = sh->ct,
+				     .dtype = sh->dt, .satfinite = sh->sat};
+		unsigned long fast = 0, all = 0, small_left = 0;
+		for (unsigned trial = 0; trial < TRIALS; trial++) {
+			enum mode md = (enum mode)(trial % NMODES);
+			for (unsigned r = 0; r < MD; r++)
+				for (unsigned i = 0; i < MD; i++) {
+					A[r][i] = value(sh->at, md, 0), B[r][i] = value(sh->bt, md, 0);
+					C[r][i] = value(sh->ct, md, 1);
+				}
+			if (md == CANCEL)
+				cancel_c(&mm);
+						product(&mm, D0, 1);
+			product(&mm, D1, 0);
+			unsigned left = product(&mm, D2, 2);
+			fast += sh->m * sh->n - left, all += sh->m * sh->n;
+			if (md == SMALL_INT && sh->ct == sh->dt && sh->ct != MT_F16)
+				small_left += left;
+			for (unsigned r = 0; r < sh->m; r++)
+				for (unsigned c = 0; c < sh->n; c++) {
+					if (D1[r][c] != D0[r][c] || (done[r][c] && D2[r][c] != D0[r][c]))
+						fail_msg("%s, trial %u (mode %d), D[%u][%u]: model 0x%llx, "
+							 "mma_products 0x%llx, mma_fast 0x%llx (%s)",
+							 sh->name, trial, (int)md, r, c,
+							 (unsigned long long)D0[r][c],
+							 (unsigned long long)D1[r][c],
+							 (unsigned long long)D2[r][c],
+							 done[r][c] ? "done" : "left");
+				}
+		}
+		/* the fast ways must be taken where they apply, or the test tests nothing */
+		if (small_left)
+			fail_msg("%s: %lu elements of small integer products left to the model",
+				 sh->name, small_left);
+		print_message("%-32s %5.1f%% of the elements the fast way\n", sh->name,
+			      100.0 * (double)fast / (double)all);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fast_matches_model),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
