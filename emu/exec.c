@@ -207,8 +207,12 @@ int block_step(struct block *b)
 					     : w->red_pending == BAR_RED_AND ? (uint64_t)b->red_and
 									      : (uint64_t)b->red_or;
 				uint64_t *d = w->frames[w->nframes - 1].regs + (size_t)w->red_slot * 32;
-				for (unsigned k = 0; k < 32; k++)
-					d[k] = v;
+				if (w->red_pending == BAR_RED_POPC) {
+					for (unsigned k = 0; k < 32; k++)
+						d[k] = v;
+				} else { /* a predicate: a lane mask (exec_internal.h) */
+					d[0] = v ? FULL : 0;
+				}
 				w->red_pending = 0;
 			}
 		}

@@ -371,7 +371,7 @@ void member_groups(const struct ptx_insn *in, const uint64_t *R, uint32_t m,
  * group when all its lanes agree (and the predicate says so), else 0. */
 void match_lanes(const struct ptx_insn *in, uint64_t *R, uint32_t m)
 {
-	uint64_t *d = DS(0), *dp = DS(1), vals[32];
+	uint64_t *d = DS(0), vals[32];
 	const uint64_t *a = SS(0);
 	uint64_t vm = width_mask(ptx_tsize(in->type));
 	uint32_t grp[32], res[32];
@@ -384,8 +384,10 @@ void match_lanes(const struct ptx_insn *in, uint64_t *R, uint32_t m)
 	      }
 	      res[l] = in->mod ? (same == grp[l] ? same : 0) : same);
 	LANES(d[l] = res[l]);
+	uint32_t pm = 0; /* the predicate, a lane mask (exec_internal.h) */
+	LANES(pm |= (uint32_t)(res[l] != 0) << l);
 	if (in->mod && in->d[1] != SR_SINK)
-		LANES(dp[l] = res[l] != 0);
+		pred_write(R, in->d[1], pm, m);
 }
 
 /* redux.sync: add/min/max/and/or/xor of the 32-bit values of each lane's group. */

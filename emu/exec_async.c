@@ -101,7 +101,8 @@ static int async_issue(struct block *b, struct warp *w, const struct ptx_insn *i
 		a->q = q;
 		a->cap = cap;
 	}
-	const uint64_t *dst = SS(0), *src = SS(1), *soff = SS(2), *ssz = SS(3), *ign = SS(4);
+	const uint64_t *dst = SS(0), *src = SS(1), *soff = SS(2), *ssz = SS(3);
+	const uint32_t ign = pred_src(in, R, 4); /* the ignore-src predicate */
 	const struct emu_hooks *h = access_hook(b);
 	uint64_t da[32], sa[32];
 	uint32_t reads = 0;
@@ -110,7 +111,7 @@ static int async_issue(struct block *b, struct warp *w, const struct ptx_insn *i
 		uint64_t d = (dst[l] + (uint64_t)in->off) & space_addr_mask(SP_SHARED);
 		uint64_t s = src[l] + soff[l];
 		unsigned n = (unsigned)(uint32_t)ssz[l];
-		if ((ign[l] & 1) ^ in->neg_c)
+		if ((ign >> l & 1) ^ in->neg_c)
 			n = 0; /* ignore-src: zeros */
 		if (n > size)
 			return fault_set(b, w, l, in, EMU_FAULT_TRAP, -ECANCELED,
@@ -437,7 +438,7 @@ int mbar_exec(struct block *b, struct warp *w, const struct ptx_insn *in, uint64
 		w->mbar_lane = l;
 		return MBAR_BLOCKED;
 	}
-	LANES(d[l] = done >> l & 1);
+	pred_write(R, in->d[0], done, m);
 	for (uint32_t mm = done; mm; mm &= mm - 1) {
 		unsigned l = (unsigned)__builtin_ctz(mm);
 		mb_hook(b, w, l, offs[l], EMU_MBAR_WAITED);

@@ -378,19 +378,22 @@ void half_exec(const struct ptx_insn *in, uint64_t *R, uint32_t m)
 		return;
 	}
 	if (op == OP_SETP) {
-		uint64_t *p = DS(0), *q = in->nd > 1 ? DS(1) : NULL;
-		const uint64_t *pc = in->ns > 2 ? SS(2) : NULL;
-		unsigned bo = in->mod2, nc = in->neg_c;
+		/* predicates are lane masks (exec_internal.h) */
+		unsigned bo = in->mod2;
+		uint32_t p = 0, q = 0;
 		LANES(int t0 = half_cmp1(in, f, (uint32_t)a[l] & 0xffff, (uint32_t)b[l] & 0xffff);
 		      int t1 = pair ? half_cmp1(in, f, (uint32_t)(a[l] >> 16) & 0xffff,
 						(uint32_t)(b[l] >> 16) & 0xffff) : !t0;
-		      if (bo && pc) {
-			      int cv = (int)((pc[l] & 1) ^ nc);
-			      t0 = bo == BOOL_AND ? t0 && cv : bo == BOOL_OR ? t0 || cv : t0 ^ cv;
-			      t1 = bo == BOOL_AND ? t1 && cv : bo == BOOL_OR ? t1 || cv : t1 ^ cv;
-		      }
-		      p[l] = (uint64_t)t0;
-		      if (q) q[l] = (uint64_t)t1);
+		      p |= (uint32_t)t0 << l;
+		      q |= (uint32_t)t1 << l);
+		if (bo && in->ns > 2) {
+			uint32_t cv = pred_src(in, R, 2) ^ (in->neg_c ? FULL : 0);
+			p = bo == BOOL_AND ? p & cv : bo == BOOL_OR ? p | cv : p ^ cv;
+			q = bo == BOOL_AND ? q & cv : bo == BOOL_OR ? q | cv : q ^ cv;
+		}
+		pred_write(R, in->d[0], p, m);
+		if (in->nd > 1)
+			pred_write(R, in->d[1], q, m);
 		return;
 	}
 	if (op == OP_SET) { /* set.cmp.dtype.stype: dtype in type2 */

@@ -58,14 +58,44 @@
 		}                                                                        \
 	} while (0)
 
-/* The lanes whose predicate register P is true (false when NEG), all 32 of them: a
- * branch-free loop that vectorises, cheaper than visiting the active lanes only. */
-static inline uint32_t pred_mask(const uint64_t *p, unsigned neg)
+/* Predicates are lane masks: a .pred register's slot holds its 32 lanes' values as one
+ * 32-bit mask in its first word (bit l: lane l), so a guard is one load and an AND, and
+ * setp builds the mask once where every guard and branch reading it would otherwise
+ * gather it from 32 words. The slot's other 31 words are unused. An immediate in a
+ * predicate's place (mov.pred %p, 1) is a plain immediate slot: its value in every word. */
+static inline uint32_t pred_read(const uint64_t *R, uint32_t slot)
 {
-	uint32_t pm = 0;
-	for (unsigned l = 0; l < 32; l++)
-		pm |= (uint32_t)(p[l] & 1) << l;
-	return neg ? ~pm : pm;
+	return (uint32_t)R[(size_t)slot * 32];
+}
+
+/* Source K of IN read as a predicate, immediates included. */
+static inline uint32_t pred_src(const struct ptx_insn *in, const uint64_t *R, unsigned k)
+{
+	uint64_t v = R[(size_t)in->s[k] * 32];
+	return (in->imm >> k & 1) ? (v & 1 ? FULL : 0) : (uint32_t)v;
+}
+
+/* Writes predicate SLOT's lanes of M from V (the others keep their values). */
+static inline void pred_write(uint64_t *R, uint32_t slot, uint32_t v, uint32_t m)
+{
+	uint64_t *p = R + (size_t)slot * 32;
+	*p = (uint32_t)((*p & ~(uint64_t)m) | (v & m));
+}
+
+/* The mask of the lanes l whose t[l] is nonzero in its bit 0 (t[l] is 0 or 1). In four
+ * 64-bit lanes at a time (GCC's vector extension): a plain loop narrows the words to 32
+ * bits first, with shuffles. */
+typedef uint64_t u64x4_t __attribute__((vector_size(32)));
+static inline __attribute__((always_inline)) uint32_t mask_of(const uint64_t *t)
+{
+	u64x4_t acc = { 0, 0, 0, 0 };
+	const u64x4_t one = { 1, 1, 1, 1 };
+	for (unsigned k = 0; k < 8; k++) {
+		u64x4_t x, sh = { 4 * k, 4 * k + 1, 4 * k + 2, 4 * k + 3 };
+		memcpy(&x, t + 4 * k, sizeof x);
+		acc |= (x & one) << sh;
+	}
+	return (uint32_t)(acc[0] | acc[1] | acc[2] | acc[3]);
 }
 
 /* ---- state ---------------------------------------------------------------------- */
@@ -484,41 +514,68 @@ static inline int cmp_typed(unsigned ty, unsigned mod, uint64_t a, uint64_t b)
 	return cmp_u(mod, a & width_mask(sz), b & width_mask(sz));
 }
 
-/* setp for the common 32-bit types, the comparison chosen outside the lane loop.
- * Returns 0 when the combination has no fast path. */
-static inline __attribute__((always_inline)) int setp_fast(uint64_t *restrict d, const uint64_t *a, const uint64_t *c,
-			    int cimm, unsigned ty, unsigned md, uint32_t m)
+/* setp for the common 32-bit types, the comparison chosen outside the lane loop: the
+ * lanes' results as a mask in *res. Every lane is compared (a compare has no effects;
+ * the caller keeps the active ones), so the loop is branch-free. The integer compares
+ * run four 64-bit lanes at a time in GCC's vector extension, each lane's result (-1 or
+ * 0) ANDed with its bit of the mask: no narrowing to 32 bits and no array of results.
+ * A 32-bit value orders as a signed 64-bit one when it sits in the high half (signed)
+ * or is zero-extended (unsigned). Returns 0 when the combination has no fast path. */
+typedef int64_t i64x4_t __attribute__((vector_size(32)));
+static inline __attribute__((always_inline)) int setp_fast(uint32_t *res, const uint64_t *a,
+							   const uint64_t *c, int cimm,
+							   unsigned ty, unsigned md)
 {
-#define SETP_CASES(T, CONV)                                                              \
-	switch (md) {                                                                    \
-	case CMP_EQ: LANES_CV(cimm, c, d[l] = (CONV(a[l]) == CONV(cv))); return 1;       \
-	case CMP_NE: LANES_CV(cimm, c, d[l] = (CONV(a[l]) != CONV(cv))); return 1;       \
-	case CMP_LT: LANES_CV(cimm, c, d[l] = (CONV(a[l]) < CONV(cv))); return 1;        \
-	case CMP_LE: LANES_CV(cimm, c, d[l] = (CONV(a[l]) <= CONV(cv))); return 1;       \
-	case CMP_GT: LANES_CV(cimm, c, d[l] = (CONV(a[l]) > CONV(cv))); return 1;        \
-	case CMP_GE: LANES_CV(cimm, c, d[l] = (CONV(a[l]) >= CONV(cv))); return 1;       \
-	default: return 0;                                                               \
-	}
-/* A 32-bit value in the high half of a 64-bit lane orders as the 32-bit value does (as
- * signed or unsigned): the compare stays in the registers' 64-bit lanes, where narrowing
- * each lane to 32 bits first costs the vectorised loop shuffles. */
-#define CONV_S(x) ((int64_t)((x) << 32))
-#define CONV_U(x) ((x) << 32)
-#define CONV_F(x) (f32(x))
-	if (ty == PT_S32) {
-		SETP_CASES(int32_t, CONV_S)
-	} else if (ty == PT_U32) {
+	if (ty == PT_S32 || ty == PT_U32) {
+		const int sg = ty == PT_S32;
+		if (md >= CMP_LO && sg) /* lo ls hi hs on signed values: cmp_s's slow path */
+			return 0;
 		if (md >= CMP_LO) /* lo ls hi hs */
 			md = md == CMP_LO ? CMP_LT : md == CMP_LS ? CMP_LE : md == CMP_HI ? CMP_GT : CMP_GE;
-		SETP_CASES(uint32_t, CONV_U)
-	} else if (ty == PT_F32 && md != CMP_NE) { /* ordered compares; NaN gives false */
-		SETP_CASES(float, CONV_F)
+		const i64x4_t lo32 = { 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff };
+		i64x4_t acc = { 0, 0, 0, 0 }, cb = { 0, 0, 0, 0 };
+		cb += (int64_t)(sg ? c[0] << 32 : c[0] & 0xffffffffu);
+#define SETP_VLOOP(OP)                                                                   \
+	for (unsigned k = 0; k < 8; k++) {                                               \
+		i64x4_t x, y = cb;                                                       \
+		const i64x4_t bit = { 1ll << (4 * k), 2ll << (4 * k), 4ll << (4 * k),      \
+				      8ll << (4 * k) };                                    \
+		memcpy(&x, a + 4 * k, sizeof x);                                         \
+		x = sg ? x << 32 : x & lo32;                                             \
+		if (!cimm) {                                                             \
+			memcpy(&y, c + 4 * k, sizeof y);                                 \
+			y = sg ? y << 32 : y & lo32;                                     \
+		}                                                                        \
+		acc |= (x OP y) & bit;                                                   \
+	}                                                                                \
+	break;
+		switch (md) {
+		case CMP_EQ: SETP_VLOOP(==)
+		case CMP_NE: SETP_VLOOP(!=)
+		case CMP_LT: SETP_VLOOP(<)
+		case CMP_LE: SETP_VLOOP(<=)
+		case CMP_GT: SETP_VLOOP(>)
+		case CMP_GE: SETP_VLOOP(>=)
+		default: return 0;
+		}
+#undef SETP_VLOOP
+		*res = (uint32_t)(acc[0] | acc[1] | acc[2] | acc[3]);
+		return 1;
 	}
-	return 0;
-#undef SETP_CASES
-#undef CONV_S
-#undef CONV_U
-#undef CONV_F
+	if (ty != PT_F32 || md == CMP_NE) /* f32: the ordered compares; NaN gives false */
+		return 0;
+	const uint32_t m = FULL; /* LANES: all 32 */
+	uint64_t t[32];
+	switch (md) {
+	case CMP_EQ: LANES_CV(cimm, c, t[l] = (f32(a[l]) == f32(cv))); break;
+	case CMP_LT: LANES_CV(cimm, c, t[l] = (f32(a[l]) < f32(cv))); break;
+	case CMP_LE: LANES_CV(cimm, c, t[l] = (f32(a[l]) <= f32(cv))); break;
+	case CMP_GT: LANES_CV(cimm, c, t[l] = (f32(a[l]) > f32(cv))); break;
+	case CMP_GE: LANES_CV(cimm, c, t[l] = (f32(a[l]) >= f32(cv))); break;
+	default: return 0;
+	}
+	*res = mask_of(t);
+	return 1;
 }
 
 /* Float arithmetic that needs more than the host's default: a directed rounding mode

@@ -21,6 +21,41 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* The lanes' loads, stores and written flags of an access warp_span checked (one
+ * region, P0 + a[l] the host address of lane l), out of line: inside warp_exec the loop
+ * shares the registers of the whole switch and reloads its pointers from the stack at
+ * every lane (matmul's ld.shared: 17% more instructions after an unrelated change). */
+static __attribute__((noinline)) void span_load(uint64_t *d, const uint64_t *a, uintptr_t p0,
+						unsigned sz, int sg, uint32_t m)
+{
+	if (sz == 4 && !sg)
+		LANES(uint32_t v; memcpy(&v, (const void *)(p0 + a[l]), 4); d[l] = v);
+	else if (sz == 8)
+		LANES(memcpy(&d[l], (const void *)(p0 + a[l]), 8));
+	else
+		LANES(d[l] = load_n((const void *)(p0 + a[l]), sz, sg));
+}
+
+static __attribute__((noinline)) void span_store(const uint64_t *a, const uint64_t *v,
+						 uintptr_t p0, unsigned sz, uint32_t m)
+{
+	if (sz == 4)
+		LANES(uint32_t x = (uint32_t)v[l]; memcpy((void *)(p0 + a[l]), &x, 4));
+	else
+		LANES(store_n((void *)(p0 + a[l]), sz, v[l]));
+}
+
+/* global memory: the bytes are now a kernel's (devmem.h) */
+static __attribute__((noinline)) void span_written(const uint64_t *a, uintptr_t w0,
+						   unsigned tot, uint32_t m)
+{
+	const uint32_t ones = 0x01010101u;
+	if (tot == 4)
+		LANES(memcpy((void *)(w0 + a[l]), &ones, 4));
+	else
+		LANES(memset((void *)(w0 + a[l]), 1, tot));
+}
+
 /* dispatch: a switch; CASE/NEXT keep the bodies independent of the dispatch method */
 #define CASE(op) case OP_##op:
 #define NEXT break
@@ -71,7 +106,7 @@ int warp_exec(struct block *b, struct warp *w)
 		const struct ptx_insn *in = &code[pc];
 		uint32_t m = emask;
 		if (in->guard >= 0)
-			m = pred_mask(R + (size_t)in->guard * 32, in->guard_neg) & emask;
+			m = (pred_read(R, (uint32_t)in->guard) ^ (in->guard_neg ? FULL : 0)) & emask;
 #if EMU_HOOKS
 		if (__builtin_expect(hooks != NULL, 0) && hooks->on_insn)
 			hooks->on_insn(hooks->ctx, b->idx, w->id, m, pc, in->line);
@@ -92,7 +127,10 @@ int warp_exec(struct block *b, struct warp *w)
 		CASE(MOV) {
 			uint64_t *d = DS(0);
 			const uint64_t *a = SS(0);
-			LANES(d[l] = a[l]);
+			if (in->type == PT_PRED)
+				pred_write(R, in->d[0], pred_src(in, R, 0), m);
+			else
+				LANES(d[l] = a[l]);
 			NEXT;
 		}
 		CASE(ADD) {
@@ -311,9 +349,9 @@ int warp_exec(struct block *b, struct warp *w)
 			NEXT;
 		}
 		CASE(TESTP) {
-			uint64_t *d = DS(0);
 			const uint64_t *a = SS(0);
 			unsigned md = in->mod;
+			uint32_t res = 0;
 			LANES(double x = in->type == PT_F32 ? f32(a[l]) : f64(a[l]);
 			      int c = fpclassify(in->type == PT_F32 ? (double)f32(a[l]) : x);
 			      int r;
@@ -326,13 +364,17 @@ int warp_exec(struct block *b, struct warp *w)
 			      case TESTP_NORMAL: r = c == FP_NORMAL; break;
 			      default: r = c == FP_SUBNORMAL; break;
 			      }
-			      d[l] = (uint64_t)r);
+			      res |= (uint32_t)r << l);
+			pred_write(R, in->d[0], res, m);
 			NEXT;
 		}
 		CASE(AND) CASE(OR) CASE(XOR) {
 			uint64_t *d = DS(0);
 			const uint64_t *a = SS(0), *c = SS(1);
-			if (in->op == OP_AND)
+			if (in->type == PT_PRED) {
+				uint32_t x = pred_src(in, R, 0), y = pred_src(in, R, 1);
+				pred_write(R, in->d[0], in->op == OP_AND ? x & y : in->op == OP_OR ? x | y : x ^ y, m);
+			} else if (in->op == OP_AND)
 				LANES_CV(in->imm & 2, c, d[l] = a[l] & cv & wm);
 			else if (in->op == OP_OR)
 				LANES_CV(in->imm & 2, c, d[l] = (a[l] | cv) & wm);
@@ -343,7 +385,9 @@ int warp_exec(struct block *b, struct warp *w)
 		CASE(NOT) CASE(CNOT) {
 			uint64_t *d = DS(0);
 			const uint64_t *a = SS(0);
-			if (in->type == PT_PRED || in->op == OP_CNOT)
+			if (in->type == PT_PRED)
+				pred_write(R, in->d[0], ~pred_src(in, R, 0), m);
+			else if (in->op == OP_CNOT)
 				LANES(d[l] = (a[l] & wm) == 0);
 			else
 				LANES(d[l] = ~a[l] & wm);
@@ -503,23 +547,21 @@ int warp_exec(struct block *b, struct warp *w)
 			NEXT;
 		}
 		CASE(SETP) {
-			uint64_t *d = DS(0), *d2 = in->nd > 1 ? DS(1) : NULL;
-			const uint64_t *a = SS(0), *c = SS(1), *pc3 = in->ns > 2 ? SS(2) : NULL;
-			unsigned ty = in->type, md = in->mod, bo = in->mod2, nc = in->neg_c;
-			if (!bo && !d2 && (ty == PT_S32 || ty == PT_U32 || ty == PT_F32) &&
-			    md <= CMP_HS) {
-				if (setp_fast(d, a, c, in->imm & 2, ty, md, m))
-					NEXT;
+			const uint64_t *a = SS(0), *c = SS(1);
+			unsigned ty = in->type, md = in->mod, bo = in->mod2;
+			uint32_t t = 0;
+			if (!(ty == PT_S32 || ty == PT_U32 || ty == PT_F32) || md > CMP_HS ||
+			    !setp_fast(&t, a, c, in->imm & 2, ty, md))
+				LANES(t |= (uint32_t)cmp_typed(ty, md, a[l], c[l]) << l);
+			uint32_t q = ~t;
+			if (bo && in->ns > 2) { /* setp.cmp.bop d|q, a, b, {!}c */
+				uint32_t cv = pred_src(in, R, 2) ^ (in->neg_c ? FULL : 0);
+				t = bo == BOOL_AND ? t & cv : bo == BOOL_OR ? t | cv : t ^ cv;
+				q = bo == BOOL_AND ? q & cv : bo == BOOL_OR ? q | cv : q ^ cv;
 			}
-			LANES(int t = cmp_typed(ty, md, a[l], c[l]);
-			      int q = !t;
-			      if (bo && pc3) {
-				      int cv = (int)((pc3[l] & 1) ^ nc);
-				      t = bo == BOOL_AND ? t && cv : bo == BOOL_OR ? t || cv : t ^ cv;
-				      q = bo == BOOL_AND ? q && cv : bo == BOOL_OR ? q || cv : q ^ cv;
-			      }
-			      d[l] = (uint64_t)t;
-			      if (d2) d2[l] = (uint64_t)q);
+			pred_write(R, in->d[0], t, m);
+			if (in->nd > 1)
+				pred_write(R, in->d[1], q, m);
 			NEXT;
 		}
 		CASE(SET) {
@@ -532,8 +574,9 @@ int warp_exec(struct block *b, struct warp *w)
 		}
 		CASE(SELP) {
 			uint64_t *d = DS(0);
-			const uint64_t *a = SS(0), *c = SS(1), *p3 = SS(2);
-			LANES(d[l] = (p3[l] & 1) ? a[l] : c[l]);
+			const uint64_t *a = SS(0), *c = SS(1);
+			uint32_t p = pred_src(in, R, 2);
+			LANES(d[l] = (p >> l & 1) ? a[l] : c[l]);
 			NEXT;
 		}
 		CASE(SLCT) {
@@ -567,12 +610,14 @@ int warp_exec(struct block *b, struct warp *w)
 			NEXT;
 		}
 		CASE(ISSPACEP) {
-			uint64_t *d = DS(0);
 			const uint64_t *a = SS(0);
 			int sp = in->space;
+			uint32_t res = 0;
 			LANES(uint64_t w8 = a[l] & WIN_MASK;
-			      d[l] = sp == SP_SHARED ? w8 == SHARED_WIN : sp == SP_LOCAL ? w8 == LOCAL_WIN
-				     : (w8 != SHARED_WIN && w8 != LOCAL_WIN));
+			      res |= (uint32_t)(sp == SP_SHARED ? w8 == SHARED_WIN
+						: sp == SP_LOCAL ? w8 == LOCAL_WIN
+						: (w8 != SHARED_WIN && w8 != LOCAL_WIN)) << l);
+			pred_write(R, in->d[0], res, m);
 			NEXT;
 		}
 		CASE(UNPACK) {
@@ -627,13 +672,8 @@ int warp_exec(struct block *b, struct warp *w)
 				NEXT;
 			}
 			if (!hooks && (p0 = warp_span(b, w, (int)sp, a, off, tot, m, &w0))) {
-#define LD_AT(l) ((const void *)(p0 + a[l]))
-				if (n == 1 && sz == 4 && !sg)
-					LANES(uint32_t v; memcpy(&v, LD_AT(l), 4); d0[l] = v);
-				else if (n == 1 && sz == 8)
-					LANES(memcpy(&d0[l], LD_AT(l), 8));
-				else if (n == 1)
-					LANES(d0[l] = load_n(LD_AT(l), sz, sg));
+				if (n == 1)
+					span_load(d0, a, p0, sz, sg, m);
 				else { /* a vector: the addresses first, a destination may be their register */
 					uint64_t ta[32];
 					memcpy(ta, a, sizeof ta);
@@ -643,7 +683,6 @@ int warp_exec(struct block *b, struct warp *w)
 						LANES(dk[l] = load_n((const void *)(pk + ta[l]), sz, sg));
 					}
 				}
-#undef LD_AT
 				NEXT;
 			}
 			for (uint32_t mm = m; mm; mm &= mm - 1) {
@@ -675,22 +714,10 @@ int warp_exec(struct block *b, struct warp *w)
 				emu_trace_mem(tsm, in, (int)sp, a, off, tot, m, 1);
 			uintptr_t p0, w0;
 			if (!hooks && (p0 = warp_span(b, w, (int)sp, a, off, tot, m, &w0))) {
-				for (unsigned k = 0; k < n; k++) {
-					const uint64_t *v = SS(1 + k);
-					uintptr_t pk = p0 + k * sz;
-					if (sz == 4)
-						LANES(uint32_t x = (uint32_t)v[l]; memcpy((void *)(pk + a[l]), &x, 4));
-					else
-						LANES(store_n((void *)(pk + a[l]), sz, v[l]));
-				}
-				/* global memory: the bytes are now a kernel's (devmem.h) */
-				if (w0) {
-					const uint32_t ones = 0x01010101u;
-					if (tot == 4)
-						LANES(memcpy((void *)(w0 + a[l]), &ones, 4));
-					else
-						LANES(memset((void *)(w0 + a[l]), 1, tot));
-				}
+				for (unsigned k = 0; k < n; k++)
+					span_store(a, SS(1 + k), p0 + k * sz, sz, m);
+				if (w0)
+					span_written(a, w0, tot, m);
 				NEXT;
 			}
 			for (uint32_t mm = m; mm; mm &= mm - 1) {
@@ -738,11 +765,12 @@ int warp_exec(struct block *b, struct warp *w)
 			NEXT;
 		}
 		CASE(SHFL) {
-			uint64_t *d = DS(0), *dp = DS(1);
+			uint64_t *d = DS(0);
 			const uint64_t *a = SS(0), *bb = SS(1), *cc = SS(2);
 			uint64_t src[32];
 			memcpy(src, a, sizeof src);
 			unsigned md = in->mod;
+			uint32_t oks = 0;
 			LANES(int lane = (int)l, bval = (int)(bb[l] & 0x1f), cval = (int)(cc[l] & 0x1f);
 			      int seg = (int)((cc[l] >> 8) & 0x1f);
 			      int maxl = (lane & seg) | (cval & ~seg), minl = lane & seg, j, ok;
@@ -754,22 +782,24 @@ int warp_exec(struct block *b, struct warp *w)
 			      }
 			      if (!ok) j = lane;
 			      d[l] = src[j] & 0xffffffffu;
-			      if (in->d[1] != SR_SINK) dp[l] = (uint64_t)ok);
+			      oks |= (uint32_t)ok << l);
+			if (in->d[1] != SR_SINK)
+				pred_write(R, in->d[1], oks, m);
 			NEXT;
 		}
 		CASE(VOTE) {
 			uint64_t *d = DS(0);
-			const uint64_t *a = SS(0);
-			uint32_t bal = 0, grp[32], nc = in->neg_c;
-			LANES(bal |= (uint32_t)((a[l] & 1) ^ nc) << l);
+			uint32_t bal = (pred_src(in, R, 0) ^ (in->neg_c ? FULL : 0)) & m, grp[32];
 			member_groups(in, R, m, 1, grp);
+			if (in->mod == VOTE_BALLOT) {
+				LANES(d[l] = bal & grp[l]);
+				NEXT;
+			}
+			uint32_t res = 0;
 			LANES(uint32_t v = bal & grp[l];
-			      switch (in->mod) {
-			      case VOTE_ALL: d[l] = v == grp[l]; break;
-			      case VOTE_ANY: d[l] = v != 0; break;
-			      case VOTE_UNI: d[l] = v == 0 || v == grp[l]; break;
-			      default: d[l] = v; break;
-			      });
+			      res |= (uint32_t)(in->mod == VOTE_ALL ? v == grp[l] : in->mod == VOTE_ANY
+						? v != 0 : v == 0 || v == grp[l]) << l);
+			pred_write(R, in->d[0], res, m);
 			NEXT;
 		}
 		CASE(MATCH) {
@@ -857,10 +887,10 @@ int warp_exec(struct block *b, struct warp *w)
 				goto out;
 			}
 			if (in->mod != BAR_SYNC) {
-				const uint64_t *pc3 = SS(1);
-				uint32_t nc = in->neg_c;
-				LANES(int v = (int)((pc3[l] & 1) ^ nc);
-				      b->red_popc += (uint32_t)v; b->red_and &= v; b->red_or |= v);
+				uint32_t v = (pred_src(in, R, 1) ^ (in->neg_c ? FULL : 0)) & m;
+				b->red_popc += popcount32(v);
+				b->red_and &= v == m;
+				b->red_or |= v != 0;
 				w->red_pending = in->mod;
 				w->red_slot = in->d[0];
 			}
