@@ -409,6 +409,7 @@ static int run(const struct emu_launch *l, struct emu_fault *fault, int cooperat
 	emu_schedule_current(&L.sched);
 	L.slice = L.sched.slice ? L.sched.slice : TIMESLICE;
 	L.nsm = (unsigned)emu_device_current(NULL)->sm_count; /* %smid, %nsmid */
+	L.clock_khz = (unsigned)emu_device_current(NULL)->clock_khz;
 	L.cdp = cdp;
 	exec_stuck_arm();
 	pthread_mutex_init(&L.lock, NULL);

@@ -206,6 +206,7 @@ struct launch_ctx {
 	unsigned slice;            /* warp instructions before the next warp runs */
 	int strict_exits;          /* the hooks' strict_exits at the launch's start */
 	unsigned nsm;              /* the emulated GPU's SMs (emu_device.h): %smid, %nsmid */
+	unsigned clock_khz;        /* and its clock rate: %clock, %clock64 (exec_loop.c) */
 	uint64_t grid_ws;          /* a cooperative launch's grid workspace (%envreg1/2), or 0 */
 	struct grid_state *grid;   /* and its barrier's bookkeeping (exec_grid.c) */
 	struct cdp_queue **cdp;    /* the grids this one launched (exec_cdp.c), created at

@@ -56,6 +56,36 @@ static __attribute__((noinline)) void span_written(const uint64_t *a, uintptr_t 
 		LANES(memset((void *)(w0 + a[l]), 1, tot));
 }
 
+/* The clocks (issue 18): %globaltimer counts nanoseconds and %clock64 cycles at the
+ * emulated GPU's clock rate (emu_device.h; what cudaDevAttrClockRate says, so cycles over
+ * the clock rate is the time a program computes), both of the host's monotonic clock;
+ * %clock is %clock64's low 32 bits. Spin loops read one every few instructions, and
+ * clock_gettime costs as much as 50 interpreted instructions: so a warp reads the host
+ * clock at its first read after it is scheduled, then again once CLOCK_INSNS of its
+ * instructions have run; a read in between adds half a nanosecond (about a cycle) for
+ * each instruction the warp ran since. An interpreted instruction takes longer than that,
+ * so no value passes the host clock: a warp's reads never go back, and its first read
+ * after another warp of the block ran is the host's, that warp's time included. */
+#define CLOCK_INSNS 256
+
+struct clock_cache {
+	uint64_t ns;     /* the host clock at the warp's last read of it; 0: none this run */
+	unsigned budget; /* the warp's budget then (warp_exec's, counting down) */
+};
+
+static uint64_t clock_read(struct clock_cache *c, unsigned budget, int which, unsigned khz)
+{
+	if (!c->ns || c->budget - budget >= CLOCK_INSNS) {
+		c->ns = now_ns();
+		c->budget = budget;
+	}
+	uint64_t half_ns = 2 * c->ns + (c->budget - budget);
+	if (which == 3) /* %globaltimer */
+		return half_ns / 2;
+	uint64_t cycles = (uint64_t)((unsigned __int128)half_ns * khz / 2000000u);
+	return which == 1 ? cycles & 0xffffffffu : cycles; /* %clock : %clock64 */
+}
+
 /* dispatch: a switch; CASE/NEXT keep the bodies independent of the dispatch method */
 #define CASE(op) case OP_##op:
 #define NEXT break
@@ -76,6 +106,7 @@ int warp_exec(struct block *b, struct warp *w)
 	uint64_t *R = fr->regs;
 	uint64_t count = 0;
 	int rc = 0;
+	struct clock_cache clk = {0, 0};
 	for (unsigned budget = b->L->slice;;) {
 		if (w->sp == 0) {
 			w->state = W_DONE;
@@ -816,9 +847,7 @@ int warp_exec(struct block *b, struct warp *w)
 			NEXT;
 		}
 		CASE(CLOCK) {
-			uint64_t *d = DS(0), t = now_ns();
-			if (in->mod == 1)
-				t &= 0xffffffffu;
+			uint64_t *d = DS(0), t = clock_read(&clk, budget, in->mod, b->L->clock_khz);
 			LANES(d[l] = t);
 			NEXT;
 		}

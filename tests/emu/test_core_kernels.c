@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "emu_device.h"
 #include "exec.h"
 #include "ptx.h"
 #include "trace.h"
@@ -292,6 +293,32 @@ static void test_divergence(void **state)
 	devmem_free(out);
 }
 
+/* issue 18: %clock64 counts cycles at the emulated device's clock rate, %globaltimer
+ * nanoseconds (exec_loop.c), neither going back in a warp's reads; two warps a block,
+ * two blocks. */
+static void test_clocks(void **state)
+{
+	(void)state;
+	int n = 128;
+	devaddr_t cy = dalloc(n * 8), ns = dalloc(n * 8), back = dalloc(n * 4);
+	long long *hc = H(cy, n * 8);
+	unsigned long long *hn = H(ns, n * 8);
+	int *hb = H(back, n * 4);
+	void *args[] = { &cy, &ns, &back };
+	struct emu_fault f;
+	assert_int_equal(launch(g_flow, "clocks", D3(2, 1, 1), D3(64, 1, 1), 0, args, &f), 0);
+	double ghz = emu_device_current(NULL)->clock_khz / 1e6;
+	for (int t = 0; t < n; t++) {
+		assert_int_equal(hb[t], 0);
+		assert_true(hn[t] >= 100000); /* a close pair after 0.1 ms */
+		double ratio = (double)hc[t] / (double)hn[t];
+		if (fabs(ratio - ghz) > 0.02 * ghz)
+			fail_msg("thread %d: %lld cycles in %llu ns, %.3f GHz; the device's clock is %.3f GHz",
+				 t, hc[t], hn[t], ratio, ghz);
+	}
+	devmem_free(cy); devmem_free(ns); devmem_free(back);
+}
+
 static int fib(int n)
 {
 	return n < 2 ? n : fib(n - 1) + fib(n - 2);
@@ -532,6 +559,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_transpose),
 		cmocka_unit_test(test_grid3d_global_symbol),
 		cmocka_unit_test(test_divergence),
+		cmocka_unit_test(test_clocks),
 		cmocka_unit_test(test_calls_recursion),
 		cmocka_unit_test(test_warp_ops),
 		cmocka_unit_test(test_atomics),

@@ -319,3 +319,43 @@ __global__ void readFunction(volatile int *out)
 {
 	out[0] = *(volatile const int *)twicePtr; // FNREAD_LINE
 }
+
+// The SM's clocks (issue 18): each thread spins on clock64() until the global timer says
+// 2 ms have passed, counting the reads that went back; cycles over nanoseconds is the
+// device's clock rate (1.98 cycles a nanosecond on the H100). A warp may be stopped for
+// milliseconds between any two of its instructions while others run (the emulator's
+// timeslices), so the rate is taken from a timer read between two clock64() reads that
+// are close: nothing ran between them.
+__device__ bool timerBetween(long long &c, unsigned long long &g)
+{
+	long long c1 = clock64();
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g));
+	long long c2 = clock64();
+	c = c1;
+	return c2 >= c1 && c2 - c1 < 1000;
+}
+
+__global__ void clocks(long long *cycles, unsigned long long *ns, int *backwards)
+{
+	long long c0, c, cv;
+	unsigned long long g0, g, gv;
+	while (!timerBetween(c0, g0)) {
+	}
+	long long prev = c0;
+	cv = c0;
+	gv = g0;
+	int back = 0;
+	do {
+		bool close = timerBetween(c, g);
+		back += c < prev;
+		prev = c;
+		if (close) {
+			cv = c;
+			gv = g;
+		}
+	} while (g - g0 < 2000000);
+	unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+	cycles[t] = cv - c0;
+	ns[t] = gv - g0;
+	backwards[t] = back;
+}
