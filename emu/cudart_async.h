@@ -25,7 +25,7 @@ typedef void (*rt_async_fn)(void *arg);
  * (run is still called, with rt_async_skipping() set) once a kernel fault made the
  * context's error sticky, as a GPU runs nothing after one. RT_WORK_OWNED: arg is
  * malloc'd and freed after run; otherwise it is borrowed, and outlives the operation
- * (a graph's node, cudart_graph.c, runs the same arg at every launch). */
+ * (a graph's node, cudart_graph_exec.c, runs the same arg at every launch). */
 enum { RT_WORK_DEVICE = 1, RT_WORK_OWNED = 2 };
 
 /* An operation that is not queued yet: what a stream capture or a graph node keeps. */

@@ -4,11 +4,8 @@
  * depends on; a node's payload (what it does: a queued operation of cudart_async.h, an
  * event, an allocation, a child graph, a conditional's bodies) is shared by the graph,
  * its clones and the executable graphs made from them, and never changes (setting a
- * node's parameters gives it a new payload). Instantiating puts the nodes in a
- * topological order; a launch queues the whole executable graph as one operation on the
- * stream, which the device thread runs node after node: one queue runs everything in
- * issue order (cudart_async.h), so the branches of a graph never overlap, which is one
- * of the orders CUDA allows. Stream capture, which builds a graph from the operations
+ * node's parameters gives it a new payload). Executable graphs (instantiation, launches)
+ * are cudart_graph_exec.h; stream capture, which builds a graph from the operations
  * issued to streams, is cudart_capture.h.
  *
  * Conditional nodes (if, while, switch) read their handle, 4 bytes of device memory
@@ -76,24 +73,5 @@ cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes
 cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType);
 cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *pDependencies,
 					 cudaGraphEdgeData *edgeData, size_t *pNumDependencies);
-cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
-				 unsigned long long flags);
-cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
-					  unsigned long long flags);
-cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
-					   cudaGraphInstantiateParams *instantiateParams);
-cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags);
-cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
-					     const struct cudaKernelNodeParams *pNodeParams);
-cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
-				cudaGraphExecUpdateResultInfo *resultInfo);
-cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
-cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
-cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
-cudaError_t cudaDeviceGraphMemTrim(int device);
-cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
-					   void *value);
-cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
-					   void *value);
 
 #endif

@@ -1,6 +1,7 @@
-/* cudart_graph_internal — what cudart_graph.c and cudart_capture.c share: the graph
- * structures and the calls that build a graph (a capture adds its nodes as the
- * cudaGraphAdd*Node calls do). Private to those two files. */
+/* cudart_graph_internal — what cudart_graph.c shares with cudart_capture.c and
+ * cudart_graph_exec.c: the graph structures and the calls that build a graph (a capture
+ * adds its nodes as the cudaGraphAdd*Node calls do; an executable graph holds references
+ * to the nodes' payloads). Private to those three files. */
 #ifndef PMPPLAB_EMU_CUDART_GRAPH_INTERNAL_H
 #define PMPPLAB_EMU_CUDART_GRAPH_INTERNAL_H
 
@@ -68,6 +69,13 @@ static inline int rt_node_ok(cudaGraphNode_t n)
 
 /* A payload of TYPE holding one reference, or NULL when memory ran out. */
 struct rt_payload *rt_payload_new(enum cudaGraphNodeType type);
+
+/* Drops a reference to p (NULL is nothing); the last one frees it and its graphs. */
+void rt_payload_put(struct rt_payload *p);
+
+/* A kernel node's operation from its parameters (cudaGraphAddKernelNode's checks and
+ * messages); cudaErrorNotSupported for arguments in the 'extra' form. */
+cudaError_t rt_graph_kernel_work(const struct cudaKernelNodeParams *k, struct rt_work *w);
 
 /* An empty graph, or NULL when memory ran out. */
 cudaGraph_t rt_graph_new(void);

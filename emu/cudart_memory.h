@@ -52,7 +52,7 @@ size_t rt_memory_total(void);
 cudaError_t rt_memory_resolve(const char *call, const char *arg, const void *p, size_t n,
 			      enum cudaMemcpyKind kind, int is_src, void **out);
 
-/* Graph memory (cudart_graph.c): reserve gives an allocation node its address (not
+/* Graph memory (cudart_graph_exec.c): reserve gives an allocation node its address (not
  * usable until map, which the node does when it runs, at every launch); unmap is a free
  * node. cudaFree and cudaFreeAsync free it too. The footprint: get or (set) reset one
  * of the cudaGraphMemAttributeType values; trim gives back reserved memory not in use. */

@@ -127,7 +127,7 @@ static void rt_mem_do(const struct rt_mem_req *r)
 }
 
 /* Nonzero unless p is device memory that is not allocated now: a graph's copy may name
- * memory that its allocation node maps when it runs (cudart_graph.c). */
+ * memory that its allocation node maps when it runs (cudart_graph_exec.c). */
 static int rt_mem_mapped(const void *p, const struct rt_mem_req *r, size_t pitch)
 {
 	devaddr_t a = (devaddr_t)(uintptr_t)p;

@@ -30,7 +30,7 @@ int devmem_free(devaddr_t addr);
 
 /* Makes the freed device (DEVMEM_GLOBAL) allocation starting at addr live again, at the
  * same address: a CUDA graph's allocation node maps its memory at every launch, and
- * frees it at its free node (cudart_graph.c). Its contents are undefined, as a new
+ * frees it at its free node (cudart_graph_exec.c). Its contents are undefined, as a new
  * allocation's on a GPU. -EINVAL unless addr starts a freed device allocation. */
 int devmem_revive(devaddr_t addr);
 
