@@ -186,13 +186,57 @@ uint64_t cvt_one(const struct ptx_insn *in, uint64_t v)
 	}
 }
 
+/* The value an atomic of in's kind leaves where OLD was, for operands B and C (the
+ * 4- or 8-byte types; atom.add.noftz on f16/bf16 is half_atom's). */
+static uint64_t atom_next(const struct ptx_insn *in, uint64_t old, uint64_t b, uint64_t c)
+{
+	unsigned ty = in->type;
+	if (ptx_tsize(ty) == 4) {
+		uint32_t o = (uint32_t)old, v = (uint32_t)b;
+		switch (in->mod) {
+		case AOP_ADD: return ty == PT_F32 ? (uint32_t)mkf32(f32(o) + f32(v)) : o + v;
+		case AOP_MIN:
+			return ty == PT_S32 ? ((int32_t)o < (int32_t)v ? o : v)
+			       : ty == PT_F32 ? (uint32_t)mkf32(fminf(f32(o), f32(v))) : (o < v ? o : v);
+		case AOP_MAX:
+			return ty == PT_S32 ? ((int32_t)o > (int32_t)v ? o : v)
+			       : ty == PT_F32 ? (uint32_t)mkf32(fmaxf(f32(o), f32(v))) : (o > v ? o : v);
+		case AOP_INC: return o >= v ? 0 : o + 1;
+		case AOP_DEC: return (o == 0 || o > v) ? v : o - 1;
+		case AOP_AND: return o & v;
+		case AOP_OR: return o | v;
+		case AOP_XOR: return o ^ v;
+		case AOP_EXCH: return v;
+		case AOP_CAS: return o == v ? (uint32_t)c : o;
+		default: return o;
+		}
+	}
+	switch (in->mod) {
+	case AOP_ADD: return ty == PT_F64 ? mkf64(f64(old) + f64(b)) : old + b;
+	case AOP_MIN:
+		return ty == PT_S64 ? ((int64_t)old < (int64_t)b ? old : b)
+		       : ty == PT_F64 ? mkf64(fmin(f64(old), f64(b))) : (old < b ? old : b);
+	case AOP_MAX:
+		return ty == PT_S64 ? ((int64_t)old > (int64_t)b ? old : b)
+		       : ty == PT_F64 ? mkf64(fmax(f64(old), f64(b))) : (old > b ? old : b);
+	case AOP_INC: return old >= b ? 0 : old + 1;
+	case AOP_DEC: return (old == 0 || old > b) ? b : old - 1;
+	case AOP_AND: return old & b;
+	case AOP_OR: return old | b;
+	case AOP_XOR: return old ^ b;
+	case AOP_EXCH: return b;
+	case AOP_CAS: return old == b ? c : old;
+	default: return old;
+	}
+}
+
 uint64_t atom_one(const struct ptx_insn *in, void *p, uint64_t bv, uint64_t cv)
 {
 	if (half_type(in->type)) /* add.noftz on f16 and bf16 (pairs) */
 		return half_atom(in, p, bv);
-	unsigned ty = in->type, sz = ptx_tsize(ty);
-	if (sz == 4) {
-		uint32_t *q = p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nv, b = (uint32_t)bv;
+	unsigned ty = in->type;
+	if (ptx_tsize(ty) == 4) {
+		uint32_t *q = p, old, b = (uint32_t)bv;
 		switch (in->mod) {
 		case AOP_ADD:
 			if (ty == PT_F32)
@@ -210,61 +254,60 @@ uint64_t atom_one(const struct ptx_insn *in, void *p, uint64_t bv, uint64_t cv)
 		}
 		default: break;
 		}
-		do {
-			switch (in->mod) {
-			case AOP_ADD: nv = (uint32_t)mkf32(f32(old) + f32(b)); break;
-			case AOP_MIN:
-				nv = ty == PT_S32 ? ((int32_t)old < (int32_t)b ? old : b)
-				     : ty == PT_F32 ? (uint32_t)mkf32(fminf(f32(old), f32(b)))
-						    : (old < b ? old : b);
-				break;
-			case AOP_MAX:
-				nv = ty == PT_S32 ? ((int32_t)old > (int32_t)b ? old : b)
-				     : ty == PT_F32 ? (uint32_t)mkf32(fmaxf(f32(old), f32(b)))
-						    : (old > b ? old : b);
-				break;
-			case AOP_INC: nv = old >= b ? 0 : old + 1; break;
-			case AOP_DEC: nv = (old == 0 || old > b) ? b : old - 1; break;
-			default: nv = old; break;
-			}
-		} while (!__atomic_compare_exchange_n(q, &old, nv, 1, __ATOMIC_RELAXED,
-						      __ATOMIC_RELAXED));
+		old = __atomic_load_n(q, __ATOMIC_RELAXED);
+		while (!__atomic_compare_exchange_n(q, &old, (uint32_t)atom_next(in, old, bv, cv), 1,
+						    __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+		}
 		return old;
 	}
-	uint64_t *q = p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nv, b = bv;
+	uint64_t *q = p, old;
 	switch (in->mod) {
 	case AOP_ADD:
 		if (ty == PT_F64)
 			break;
-		return __atomic_fetch_add(q, b, __ATOMIC_RELAXED);
-	case AOP_AND: return __atomic_fetch_and(q, b, __ATOMIC_RELAXED);
-	case AOP_OR: return __atomic_fetch_or(q, b, __ATOMIC_RELAXED);
-	case AOP_XOR: return __atomic_fetch_xor(q, b, __ATOMIC_RELAXED);
-	case AOP_EXCH: return __atomic_exchange_n(q, b, __ATOMIC_RELAXED);
+		return __atomic_fetch_add(q, bv, __ATOMIC_RELAXED);
+	case AOP_AND: return __atomic_fetch_and(q, bv, __ATOMIC_RELAXED);
+	case AOP_OR: return __atomic_fetch_or(q, bv, __ATOMIC_RELAXED);
+	case AOP_XOR: return __atomic_fetch_xor(q, bv, __ATOMIC_RELAXED);
+	case AOP_EXCH: return __atomic_exchange_n(q, bv, __ATOMIC_RELAXED);
 	case AOP_CAS: {
-		uint64_t exp = b;
+		uint64_t exp = bv;
 		__atomic_compare_exchange_n(q, &exp, cv, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 		return exp;
 	}
 	default: break;
 	}
-	do {
-		switch (in->mod) {
-		case AOP_ADD: nv = mkf64(f64(old) + f64(b)); break;
-		case AOP_MIN:
-			nv = ty == PT_S64 ? ((int64_t)old < (int64_t)b ? old : b)
-			     : ty == PT_F64 ? mkf64(fmin(f64(old), f64(b))) : (old < b ? old : b);
-			break;
-		case AOP_MAX:
-			nv = ty == PT_S64 ? ((int64_t)old > (int64_t)b ? old : b)
-			     : ty == PT_F64 ? mkf64(fmax(f64(old), f64(b))) : (old > b ? old : b);
-			break;
-		case AOP_INC: nv = old >= b ? 0 : old + 1; break;
-		case AOP_DEC: nv = (old == 0 || old > b) ? b : old - 1; break;
-		default: nv = old; break;
-		}
-	} while (!__atomic_compare_exchange_n(q, &old, nv, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	old = __atomic_load_n(q, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(q, &old, atom_next(in, old, bv, cv), 1,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+	}
 	return old;
+}
+
+int atom_warp(const struct ptx_insn *in, void *p, const uint64_t *bv, const uint64_t *cv,
+	      uint32_t m, uint64_t *d)
+{
+	if (half_type(in->type))
+		return 0;
+	uint64_t olds[32];
+	if (ptx_tsize(in->type) == 4) {
+		uint32_t *q = p, old = __atomic_load_n(q, __ATOMIC_RELAXED), v;
+		do {
+			v = old;
+			LANES(olds[l] = v; v = (uint32_t)atom_next(in, v, bv[l], cv[l]));
+		} while (!__atomic_compare_exchange_n(q, &old, v, 1, __ATOMIC_RELAXED,
+						      __ATOMIC_RELAXED));
+	} else {
+		uint64_t *q = p, old = __atomic_load_n(q, __ATOMIC_RELAXED), v;
+		do {
+			v = old;
+			LANES(olds[l] = v; v = atom_next(in, v, bv[l], cv[l]));
+		} while (!__atomic_compare_exchange_n(q, &old, v, 1, __ATOMIC_RELAXED,
+						      __ATOMIC_RELAXED));
+	}
+	if (d)
+		LANES(d[l] = olds[l]);
+	return 1;
 }
 
 uint64_t bfe_one(unsigned ty, uint64_t a, uint64_t b, uint64_t c)

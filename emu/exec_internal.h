@@ -588,6 +588,14 @@ static inline __attribute__((always_inline)) int setp_fast(uint32_t *res, const 
 
 uint64_t cvt_one(const struct ptx_insn *in, uint64_t v);
 uint64_t atom_one(const struct ptx_insn *in, void *p, uint64_t bv, uint64_t cv);
+/* The atomics of the lanes of M on one address P as one atomic update of it: the lanes'
+ * operations in lane order (a serialisation a GPU may choose too), then a single
+ * compare-and-swap, retried when another thread changed P meanwhile; D (NULL for red)
+ * gets each lane's old value. Thirty-two contended atomics become one (systemWideAtomics:
+ * a kernel and the host on the same ten words). Returns 0, doing nothing, for the types
+ * atom_one hands to half_atom. */
+int atom_warp(const struct ptx_insn *in, void *p, const uint64_t *bv, const uint64_t *cv,
+	      uint32_t m, uint64_t *d);
 uint64_t bfe_one(unsigned ty, uint64_t a, uint64_t b, uint64_t c);
 uint32_t bmsk_one(uint32_t a, uint32_t b, int wrap);
 void carry_op(const struct ptx_insn *in, uint64_t *R, uint32_t m);

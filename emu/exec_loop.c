@@ -776,6 +776,23 @@ int warp_exec(struct block *b, struct warp *w)
 			unsigned sp = in->space;
 			if (__builtin_expect(tsm != NULL, 0)) /* issue 7 (panels) */
 				emu_trace_mem(tsm, in, (int)sp, a, in->off, sz, m, 1);
+			/* every lane on one address (a counter, a flag): one update (atom_warp) */
+			uint64_t a0 = a[__builtin_ctz(m)];
+			uint32_t apart = 0;
+			LANES(apart |= a[l] != a0);
+			if (!apart && (m & (m - 1)) && !(EMU_HOOKS && hooks && hooks->on_access)) {
+				unsigned l0 = (unsigned)__builtin_ctz(m);
+				uint64_t addr = (a0 + (uint64_t)in->off) & space_addr_mask((int)sp);
+				void *p = mem_at(b, w, l0, in, (int)sp, addr, sz, 1);
+				if (!p) {
+					rc = -EFAULT;
+					goto out;
+				}
+				if (atom_warp(in, p, bv, cv, m, d)) {
+					mem_mark_written(w, p, sz);
+					NEXT;
+				}
+			}
 			for (uint32_t mm = m; mm; mm &= mm - 1) {
 				unsigned l = (unsigned)__builtin_ctz(mm);
 				uint64_t addr = (a[l] + (uint64_t)in->off) & space_addr_mask((int)sp);

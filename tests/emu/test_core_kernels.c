@@ -421,6 +421,52 @@ static void test_atomics(void **state)
 	devmem_free(iv); devmem_free(uv); devmem_free(fv); devmem_free(dv);
 }
 
+/* issue 18: the lanes of a warp on one address (exec_arith.c's atom_warp, one update for
+ * all of them): each lane's old value is the one lane order gives; a full warp and 21
+ * lanes of one. */
+static void test_atomic_olds(void **state)
+{
+	(void)state;
+	for (int n = 32; n >= 21; n -= 11) {
+		devaddr_t wv = dalloc(8 * 4), xv = dalloc(8), ov = dalloc(7 * 32 * 4);
+		unsigned *hw = H(wv, 32), *ho = H(ov, 7 * 32 * 4);
+		long long *hx = H(xv, 8);
+		memset(hw, 0, 32);
+		*hx = 5;
+		void *args[] = { &wv, &xv, &ov, &n };
+		struct emu_fault f;
+		assert_int_equal(launch(g_flow, "atomicOlds", D3(1, 1, 1), D3(32, 1, 1), 0, args, &f), 0);
+		unsigned add = 0, inc = 0, cas = 0, exch = 0, mx = 0, or = 0;
+		unsigned long long wide = 5;
+		for (unsigned t = 0; t < (unsigned)n; t++) {
+			assert_int_equal(ho[0 * 32 + t], add);
+			add += t + 1;
+			assert_int_equal(ho[1 * 32 + t], inc);
+			inc = inc >= 5 ? 0 : inc + 1;
+			assert_int_equal(ho[2 * 32 + t], cas);
+			cas = cas == t ? t + 1 : cas;
+			assert_int_equal(ho[3 * 32 + t], exch);
+			exch = t * 7;
+			assert_int_equal(ho[4 * 32 + t], mx);
+			unsigned v = t % 3 == 0 ? 100 - t : t;
+			mx = mx > v ? mx : v;
+			assert_int_equal(ho[5 * 32 + t], or);
+			or |= 1u << t;
+			assert_int_equal(ho[6 * 32 + t], (unsigned)wide);
+			wide += 1ull << 33;
+		}
+		assert_int_equal(hw[0], add);
+		assert_int_equal(hw[1], inc);
+		assert_int_equal(hw[2], cas);
+		assert_int_equal(hw[3], exch);
+		assert_int_equal(hw[4], mx);
+		assert_int_equal(hw[5], or);
+		assert_int_equal(hw[6], 2u * n);
+		assert_true((unsigned long long)*hx == wide);
+		devmem_free(wv); devmem_free(xv); devmem_free(ov);
+	}
+}
+
 static void test_int_ops(void **state)
 {
 	(void)state;
@@ -563,6 +609,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_calls_recursion),
 		cmocka_unit_test(test_warp_ops),
 		cmocka_unit_test(test_atomics),
+		cmocka_unit_test(test_atomic_olds),
 		cmocka_unit_test(test_int_ops),
 		cmocka_unit_test(test_float_ops),
 		cmocka_unit_test(test_printf),

@@ -359,3 +359,21 @@ __global__ void clocks(long long *cycles, unsigned long long *ns, int *backwards
 	ns[t] = gv - g0;
 	backwards[t] = back;
 }
+
+// Atomics of a warp's lanes on one address (issue 18: the emulator makes them one update,
+// exec_arith.c's atom_warp): each lane's old value, as if the lanes went in lane order.
+// The first n lanes take part.
+__global__ void atomicOlds(unsigned *word, long long *wide, unsigned *olds, int n)
+{
+	unsigned t = threadIdx.x;
+	if ((int)t >= n)
+		return;
+	olds[0 * 32 + t] = atomicAdd(&word[0], t + 1);
+	olds[1 * 32 + t] = atomicInc(&word[1], 5u);
+	olds[2 * 32 + t] = atomicCAS(&word[2], t, t + 1);
+	olds[3 * 32 + t] = atomicExch(&word[3], t * 7);
+	olds[4 * 32 + t] = atomicMax(&word[4], t % 3 == 0 ? 100 - t : t);
+	olds[5 * 32 + t] = atomicOr(&word[5], 1u << t);
+	olds[6 * 32 + t] = (unsigned)atomicAdd((unsigned long long *)&wide[0], 1ull << 33);
+	atomicAdd(&word[6], 2u); // no old value: red
+}
