@@ -693,14 +693,19 @@ int warp_exec(struct block *b, struct warp *w)
 			int sg = is_signed_t(in->type);
 			uint64_t *d0 = DS(0);
 			uintptr_t p0, w0;
-			if (sp == SP_KPARAM && in->s[0] == SR_ZERO && !hooks &&
-			    (uint64_t)off + tot <= b->L->kparam_size) {
-				/* a kernel parameter: the same value for every lane */
-				for (unsigned k = 0; k < n; k++) {
-					uint64_t v = load_n(b->L->kparams + off + k * sz, sz, sg), *dk = DS(k);
-					LANES(dk[l] = v);
+			if (sp == SP_KPARAM && !hooks) {
+				/* a kernel parameter, the same value for every lane: at an immediate
+				 * address, or one register holds for all of them (an array in a
+				 * __grid_constant__ parameter indexed in a loop: LargeKernelParameter) */
+				uint64_t x = a[__builtin_ctz(m)] + (uint64_t)off, apart = 0;
+				LANES(apart |= a[l] != a[__builtin_ctz(m)]);
+				if (!apart && x <= b->L->kparam_size && tot <= b->L->kparam_size - x) {
+					for (unsigned k = 0; k < n; k++) {
+						uint64_t v = load_n(b->L->kparams + x + k * sz, sz, sg), *dk = DS(k);
+						LANES(dk[l] = v);
+					}
+					NEXT;
 				}
-				NEXT;
 			}
 			if (!hooks && (p0 = warp_span(b, w, (int)sp, a, off, tot, m, &w0))) {
 				if (n == 1)

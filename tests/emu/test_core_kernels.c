@@ -467,6 +467,31 @@ static void test_atomic_olds(void **state)
 	}
 }
 
+/* issue 18: a parameter's array indexed at run time, uniformly and per lane */
+static void test_param_index(void **state)
+{
+	(void)state;
+	struct { int v[300]; } t;
+	int n = 300, sum = 0;
+	for (int i = 0; i < 300; i++)
+		sum += t.v[i] = i * i - 1000;
+	devaddr_t out = dalloc(64 * 4);
+	int *ho = H(out, 64 * 4);
+	void *args[] = { &t, &n, &out };
+	struct emu_fault f;
+	int rc = launch(g_flow, "paramIndex", D3(1, 1, 1), D3(64, 1, 1), 0, args, &f);
+	if (rc != 0 && strstr(f.message, "cvta.param")) {
+		/* the -O0 build (sm_75) takes the parameter's generic address, which the
+		 * emulator refuses by name */
+		devmem_free(out);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	for (int l = 0; l < 64; l++)
+		assert_int_equal(ho[l], sum + t.v[(l * 7) % n]);
+	devmem_free(out);
+}
+
 static void test_int_ops(void **state)
 {
 	(void)state;
@@ -610,6 +635,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_warp_ops),
 		cmocka_unit_test(test_atomics),
 		cmocka_unit_test(test_atomic_olds),
+		cmocka_unit_test(test_param_index),
 		cmocka_unit_test(test_int_ops),
 		cmocka_unit_test(test_float_ops),
 		cmocka_unit_test(test_printf),

@@ -377,3 +377,17 @@ __global__ void atomicOlds(unsigned *word, long long *wide, unsigned *olds, int 
 	olds[6 * 32 + t] = (unsigned)atomicAdd((unsigned long long *)&wide[0], 1ull << 33);
 	atomicAdd(&word[6], 2u); // no old value: red
 }
+
+// An array in a __grid_constant__ parameter read at indices the kernel computes (ld.param
+// at a register's address: LargeKernelParameter): the same index in every lane, then one
+// of its own in each.
+struct Table {
+	int v[300];
+};
+__global__ void paramIndex(__grid_constant__ const Table t, int n, int *out)
+{
+	int sum = 0;
+	for (int i = 0; i < n; i++)
+		sum += t.v[i];
+	out[threadIdx.x] = sum + t.v[(threadIdx.x * 7) % n];
+}
