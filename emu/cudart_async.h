@@ -39,13 +39,14 @@ struct rt_work {
  * the device thread cannot be started, runs it at once. */
 uint64_t rt_async_submit(rt_async_fn run, void *arg, unsigned flags);
 
-/* Runs run(arg) on the device thread after everything issued before, and waits for it:
- * the synchronous calls' work (cudaMemcpy, cudaMemset, cudaFree, array copies). So the
- * device's memory and its written flags (cudart_provenance.c's scans of managed and
- * pinned memory) are only ever touched by one thread, however many host threads call
- * the runtime at once (an OpenMP program): a copy from one never runs beside a kernel
- * another launched. From the device thread itself (a host function calling the
- * runtime) it runs at once. */
+/* Runs run(arg) after everything issued before, as the device's only work meanwhile,
+ * and waits for it: the synchronous calls' work (cudaMemcpy, cudaMemset, cudaFree, array
+ * copies). So the device's memory and its written flags (cudart_provenance.c's scans of
+ * managed and pinned memory) are only ever touched by one thread at a time, however many
+ * host threads call the runtime at once (an OpenMP program): a copy from one never runs
+ * beside a kernel another launched. When nothing is queued it runs on the calling thread
+ * while the device thread waits; else on the device thread, in the queue. From the
+ * device thread itself (a host function calling the runtime) it runs at once. */
 void rt_async_run(rt_async_fn run, void *arg);
 
 /* Inside run: nonzero when the operation must not touch the device (see above). */
