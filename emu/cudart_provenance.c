@@ -1,8 +1,8 @@
-/* cudart_provenance — see cudart_provenance.h. Runs on the device thread only
- * (cudart_async.h): launches, copies, sets and frees are its work, the synchronous ones
- * through rt_async_run, so the scans of managed and pinned memory never meet, however
- * many host threads call the runtime; the harness's calls (begin, query) come while the
- * device is idle. */
+/* cudart_provenance — see cudart_provenance.h. Runs as the device's work only
+ * (cudart_async.h): launches, copies, sets and frees, the synchronous ones through
+ * rt_async_run, one at a time, so the scans of managed and pinned memory never meet,
+ * however many host threads call the runtime; the harness's calls (begin, query) come
+ * while the device is idle. */
 #include "cudart_provenance.h"
 
 #include <errno.h>
