@@ -70,8 +70,26 @@ static const char idea_few[] =
 void barriers_findings_release(struct barriers_findings *fs)
 {
 	free(fs->items);
+	free(fs->bars);
 	fs->items = NULL;
-	fs->n = fs->cap = 0;
+	fs->bars = NULL;
+	fs->n = fs->cap = fs->nbars = 0;
+}
+
+static void add_bar(struct barriers_findings *fs, const struct uniformity_barrier *b)
+{
+	if (!b->file || !b->line || (b->kind != UNI_BAR_SYNC && b->kind != UNI_BAR_RED))
+		return;
+	const char *file = fs_base_name(b->file);
+	for (unsigned i = 0; i < fs->nbars; i++)
+		if (fs->bars[i].line == b->line && !strcmp(fs->bars[i].file, file))
+			return;
+	struct barriers_line *n = realloc(fs->bars, (fs->nbars + 1) * sizeof(*n));
+	if (!n)
+		return;
+	fs->bars = n;
+	snprintf(n[fs->nbars].file, sizeof n->file, "%s", file);
+	n[fs->nbars++].line = b->line;
 }
 
 /* Adds f unless an equal finding (kind, both positions) is there. Returns 1 if added. */
@@ -159,9 +177,11 @@ int barriers_static(const char *ptx_path, const char *kernel, unsigned min_barri
 		const struct uniformity_kernel *k = &r->kernels[i];
 		if (k->is_entry && (!most || k->nblock_barriers > most->nblock_barriers))
 			most = k;
-		for (unsigned j = 0; forbid_divergent && j < k->nbarriers; j++)
-			if (k->barriers[j].divergent)
+		for (unsigned j = 0; j < k->nbarriers; j++) {
+			add_bar(out, &k->barriers[j]);
+			if (forbid_divergent && k->barriers[j].divergent)
 				static_divergent(k, &k->barriers[j], out);
+		}
 	}
 	const struct uniformity_kernel *k = kernel ? uniformity_find_kernel(r, kernel) : most;
 	if (min_barriers && (!k || k->nblock_barriers < min_barriers)) {
@@ -637,6 +657,25 @@ static const struct barriers_finding *with_gap(const struct barriers_findings *f
 	return x;
 }
 
+void barriers_racecheck_gaps(struct barriers_findings *fs)
+{
+	for (unsigned i = 0; i < fs->n; i++) {
+		struct barriers_finding *x = &fs->items[i];
+		if (strcmp(x->source, "racecheck") || !is_hazard(x->kind) || x->gap[0] ||
+		    x->line == x->other_line || with_gap(fs, x) != x)
+			continue;
+		unsigned lo = x->line < x->other_line ? x->line : x->other_line;
+		unsigned hi = x->line ^ x->other_line ^ lo;
+		bool across = false;
+		for (unsigned j = 0; j < fs->nbars && !across; j++)
+			across = fs->bars[j].line > lo && fs->bars[j].line < hi &&
+				 !strcmp(fs->bars[j].file, x->file) && !strcmp(x->file, x->other_file);
+		snprintf(x->gap, sizeof x->gap, "%s", across ? "loop" : "between");
+		x->gap_from_write = !strcmp(x->kind, "raw");
+		x->idea = idea_for(x->kind, false, false, x->gap, x->gap_from_write);
+	}
+}
+
 /* What to fix first (lower first): see barriers_format. x: with its gap (with_gap). */
 static unsigned rank(const struct barriers_finding *x)
 {
@@ -658,10 +697,15 @@ void barriers_format(FILE *f, const struct barriers_findings *fs, unsigned max)
 	unsigned *order = malloc((fs->n ? fs->n : 1) * sizeof(unsigned)), n = 0;
 	if (!order)
 		return;
-	for (unsigned r = 0; r < 8; r++) /* a stable order: the same rank keeps its order */
-		for (unsigned i = 0; i < fs->n; i++)
-			if (rank(with_gap(fs, &fs->items[i])) == r)
-				order[n++] = i;
+	/* a stable order: the same rank keeps its order, but for racecheck's copies of
+	 * the emulator's findings (with_gap), which follow them */
+	for (unsigned r = 0; r < 8; r++)
+		for (unsigned copy = 0; copy < 2; copy++)
+			for (unsigned i = 0; i < fs->n; i++) {
+				const struct barriers_finding *g = with_gap(fs, &fs->items[i]);
+				if (rank(g) == r && (g != &fs->items[i]) == copy)
+					order[n++] = i;
+			}
 	const char *said[8]; /* the ideas already explained */
 	unsigned nsaid = 0;
 	for (unsigned k = 0; k < n && k < max; k++) {
@@ -932,6 +976,7 @@ int barriers_grade(const struct barriers_context *ctx, const struct spec_check *
 	else
 		analysed = true;
 	long launches = dynamic_checks(ctx, c, &fs, nf);
+	barriers_racecheck_gaps(&fs);
 	barriers_show_shapes(&fs, ctx->student_source);
 	fclose(nf);
 	/* Issue 14: no finding is a pass only where something was looked at: a run that

@@ -56,9 +56,18 @@ struct barriers_finding {
 	unsigned long long var_bytes; /* the array's size, 0 unknown */
 };
 
+/* A __syncthreads() of the build, from the static analysis: a racecheck hazard between
+ * two lines with one of these between them crossed it, so it is one between the passes
+ * of a loop (barriers_racecheck_gaps). */
+struct barriers_line {
+	char file[128]; /* base name */
+	unsigned line;
+};
 struct barriers_findings {
 	struct barriers_finding *items;
 	unsigned n, cap;
+	struct barriers_line *bars; /* the block barriers barriers_static saw */
+	unsigned nbars;
 };
 
 void barriers_findings_release(struct barriers_findings *fs);
@@ -83,6 +92,12 @@ unsigned barriers_scan_events(const char *path, struct barriers_findings *out);
 unsigned barriers_scan_sanitizer(const char *output, const char *tool,
 				 struct barriers_findings *out);
 
+/* Tells each racecheck hazard that no emulator finding explains (on a GPU whose
+ * submission the emulator could not run, or a hazard its run did not meet) where its
+ * barrier is missing, from the barriers barriers_static saw: with a __syncthreads()
+ * between its two lines the accesses were in different passes of a loop (the barrier
+ * at the end of the loop body is missing), without one in the same pass. */
+void barriers_racecheck_gaps(struct barriers_findings *fs);
 /* Rewrites the shared elements the findings name flat (Bs[32]) with the indices of the
  * array's declaration in the student's source (Bs[2][0] for __shared__ float
  * Bs[TILE][TILE] with TILE 16, from a #define or a const). source NULL: nothing. */
@@ -93,8 +108,8 @@ void barriers_show_shapes(struct barriers_findings *fs, const char *source);
  * passes), the other errors, the barrier count, a result that depends on the warp
  * order, then warnings. Each is "file:line: error: message" then the idea (once: a
  * later finding with the same idea omits it; racecheck's hazard between the same lines
- * as the emulator's gets the emulator's advice), at most max of them, then how many
- * more. */
+ * as the emulator's gets the emulator's advice and comes after it: the emulator's names
+ * the threads, the element and the pass), at most max of them, then how many more. */
 void barriers_format(FILE *f, const struct barriers_findings *fs, unsigned max);
 
 /* What the check needs of the grading run. */

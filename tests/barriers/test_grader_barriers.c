@@ -96,6 +96,10 @@ static void test_min_barriers(void **state)
 	/* good kernels: none divergent, and the most-barriers kernel has 4 */
 	assert_int_equal(barriers_static(g_good, NULL, 4, true, &fs, err, sizeof err), 0);
 	assert_int_equal(fs.n, 0);
+	/* and their __syncthreads() lines are kept for racecheck's hazards */
+	assert_true(fs.nbars >= 4);
+	for (unsigned i = 0; i < fs.nbars; i++)
+		assert_true(fs.bars[i].line > 0 && fs.bars[i].file[0]);
 	assert_int_equal(barriers_static(g_good, NULL, 5, true, &fs, err, sizeof err), 0);
 	assert_int_equal(fs.n, 1);
 	barriers_findings_release(&fs);
@@ -386,11 +390,34 @@ static void test_racecheck_takes_gap(void **state)
 	fclose(f);
 	assert_int_equal(barriers_scan_events(path, &fs), 1);
 	unlink(path);
+	/* on a GPU racecheck also reports the other tile's array (line 38), which the
+	 * emulator's run did not: the barrier at line 40 lies between its lines, so it
+	 * crossed passes too */
+	const char *other =
+		"========= Warning: Race reported between Write access at k+0x2a0 in /u/bad.cu:38\n"
+		"=========     and Read access at k+0x3a0 in /u/bad.cu:42 [512 hazards]\n";
+	assert_int_equal(barriers_scan_sanitizer(other, "racecheck", &fs), 1);
+	fs.bars = calloc(1, sizeof *fs.bars);
+	assert_non_null(fs.bars);
+	snprintf(fs.bars[0].file, sizeof fs.bars[0].file, "bad.cu");
+	fs.bars[0].line = 40;
+	fs.nbars = 1;
+	barriers_racecheck_gaps(&fs);
+	assert_string_equal(fs.items[2].gap, "loop");
 	char *text = formatted(&fs, 10);
 	assert_null(strstr(text, "first barrier"));
 	assert_non_null(strstr(text, "end of the loop body"));
+	/* the emulator's finding (threads, element, pass) leads; racecheck's copy follows */
+	assert_true(strstr(text, "bad.cu:39: error: emulator") < strstr(text, "racecheck found"));
 	free(text);
+	/* with no barrier between its lines the hazard is within one pass: the first barrier */
+	fs.bars[0].line = 20;
+	fs.items[2].gap[0] = '\0';
+	barriers_racecheck_gaps(&fs);
+	assert_string_equal(fs.items[2].gap, "between");
+	assert_non_null(strstr(fs.items[2].idea, "first barrier"));
 	barriers_findings_release(&fs);
+	assert_null(fs.bars);
 }
 
 /* Shared elements shown with the indices of their declaration (issue 18). */
