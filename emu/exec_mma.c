@@ -180,21 +180,32 @@ struct frag_map {
 	uint8_t rows, cols; /* the matrix's: its places' largest row and column + 1 */
 };
 
-static const struct frag_map *frag_map(const struct ptx_mma *mm, unsigned frag, unsigned it,
-				       unsigned n, unsigned bits)
+/* Each worker's working space for the matrix instructions, found once an instruction:
+ * in the runtime's shared library every access to a thread-local variable is a call
+ * (__tls_get_addr), and with one for each map and matrix they took a tenth of a
+ * tensor-core GEMM's time. */
+enum { NMAPS = 16 }; /* a kernel has a few layouts; round-robin beyond that */
+struct mma_space {
+	struct frag_map maps[NMAPS];
+	unsigned next;
+	uint8_t held[MAXD * MAXD]; /* frag_map's: by which lane + 1 */
+	union mma_mat X;           /* ldst_rows' */
+	struct mma_mats x;         /* product's */
+};
+
+static const struct frag_map *frag_map(struct mma_space *ws, const struct ptx_mma *mm,
+				       unsigned frag, unsigned it, unsigned n, unsigned bits)
 {
-	enum { NMAPS = 16 }; /* a kernel has a few layouts; round-robin beyond that */
-	static _Thread_local struct frag_map maps[NMAPS];
-	static _Thread_local unsigned next;
+	struct frag_map *maps = ws->maps;
+	uint8_t *held = ws->held;
 	uint64_t key = 1 | (uint64_t)(mm->kind == MMA_SYNC) << 1 | (uint64_t)frag << 2 |
 		       (uint64_t)it << 8 | (uint64_t)n << 16 | (uint64_t)mm->m << 24 |
 		       (uint64_t)mm->n << 32 | (uint64_t)mm->k << 40 | (uint64_t)bits << 48;
 	for (unsigned k = 0; k < NMAPS; k++)
 		if (maps[k].key == key)
 			return &maps[k];
-	struct frag_map *fm = &maps[next++ % NMAPS];
-	static _Thread_local uint8_t held[MAXD * MAXD]; /* by which lane + 1 */
-	memset(held, 0, sizeof held);
+	struct frag_map *fm = &maps[ws->next++ % NMAPS];
+	memset(held, 0, sizeof ws->held);
 	unsigned per = bits >= 32 ? 1 : 32 / bits;
 	fm->simple = n <= MAXE;
 	fm->words[0] = fm->words[1] = 1;
@@ -242,6 +253,12 @@ static void frag_to_mat(unsigned char *X, unsigned es, unsigned per, const struc
 		else if (es == 8)
 			for (unsigned l = 0; l < 32; l++)
 				memcpy(X + (size_t)pos[l] * 8, &src[l], 8);
+		else if (es == 2) /* f16, bf16 pairs apart in X (matrix_b by row) */
+			for (unsigned l = 0; l < 32; l++) {
+				uint16_t lo = (uint16_t)src[l], hi = (uint16_t)(src[l] >> 16);
+				memcpy(X + (size_t)pos[l] * 2, &lo, 2);
+				memcpy(X + (size_t)fm->pos[v][q * per + 1][l] * 2, &hi, 2);
+			}
 		else
 			for (unsigned j = 0; j < per; j++)
 				for (unsigned l = 0; l < 32; l++)
@@ -326,9 +343,8 @@ static inline void copy_run(void *dst, const void *src, size_t bytes)
  * lane. */
 static int ldst_rows(struct block *b, struct warp *w, const struct ptx_mma *mm,
 		     const struct frag_map *fm, int sp, const uint64_t *a0, const uint64_t *ld,
-		     uint64_t *R)
+		     uint64_t *R, union mma_mat *mat)
 {
-	static _Thread_local union mma_mat X;
 	uint64_t or = 0;
 	for (unsigned l = 0; l < 32; l++)
 		or |= (a0[l] ^ a0[0]) | (ld[l] ^ ld[0]);
@@ -345,16 +361,16 @@ static int ldst_rows(struct block *b, struct warp *w, const struct ptx_mma *mm,
 	unsigned char *mem = (unsigned char *)(p0 + a0[0]);
 	size_t stride = ld[0] * es, bytes = len * es;
 	if (mm->kind == MMA_STORE) {
-		frag_to_mat(X.u8[0], es, per, fm, v, mm->nd, R, mm->d);
+		frag_to_mat(mat->u8[0], es, per, fm, v, mm->nd, R, mm->d);
 		for (unsigned r = 0; r < runs; r++)
-			copy_run(mem + r * stride, X.u8[0] + r * MAXD * es, bytes);
+			copy_run(mem + r * stride, mat->u8[0] + r * MAXD * es, bytes);
 		if (w0) /* global memory: a kernel's work (provenance) */
 			for (unsigned r = 0; r < runs; r++)
 				devmem_mark_by_kernel((unsigned char *)(w0 + a0[0] + r * stride), (unsigned)bytes);
 	} else {
 		for (unsigned r = 0; r < runs; r++)
-			copy_run(X.u8[0] + r * MAXD * es, mem + r * stride, bytes);
-		mat_to_frag(X.u8[0], es, per, fm, v, mm->nd, R, mm->d);
+			copy_run(mat->u8[0] + r * MAXD * es, mem + r * stride, bytes);
+		mat_to_frag(mat->u8[0], es, per, fm, v, mm->nd, R, mm->d);
 	}
 	return 1;
 }
@@ -362,7 +378,7 @@ static int ldst_rows(struct block *b, struct warp *w, const struct ptx_mma *mm,
 /* wmma.load / wmma.store: element (r, c) at base + (r * ldm + c) * size (row-major) or
  * (c * ldm + r) * size (column-major). */
 static int wmma_ldst(struct block *b, struct warp *w, const struct ptx_insn *in,
-		     const struct ptx_mma *mm, uint64_t *R, uint32_t m)
+		     const struct ptx_mma *mm, uint64_t *R, uint32_t m, struct mma_space *ws)
 {
 	int store = mm->kind == MMA_STORE;
 	if (require_warp(b, w, in, m, store ? "wmma::store_matrix_sync" : "wmma::load_matrix_sync"))
@@ -371,7 +387,7 @@ static int wmma_ldst(struct block *b, struct warp *w, const struct ptx_insn *in,
 	unsigned sp = in->space;
 	const uint64_t *base = R + (size_t)in->s[0] * 32, *ldm = R + (size_t)in->s[1] * 32;
 	const struct frag_map *fm =
-		frag_map(mm, mm->frag, mm->frag <= MF_B || t == MT_F64 ? t : MT_F32, ne, bits);
+		frag_map(ws, mm, mm->frag, mm->frag <= MF_B || t == MT_F64 ? t : MT_F32, ne, bits);
 	const struct emu_hooks *hooks = EMU_HOOKS ? b->L->hooks : NULL;
 	struct emu_trace_sm *tsm = b->tsm;
 	uint64_t addr[32], a0[32], ld[32];
@@ -393,7 +409,7 @@ static int wmma_ldst(struct block *b, struct warp *w, const struct ptx_insn *in,
 					 store ? "wmma::store_matrix_sync" : "wmma::load_matrix_sync",
 					 (unsigned long long)a0[l], (unsigned)ld[l], fbytes, sbytes);
 	}
-	if (!hooks && !tsm && ldst_rows(b, w, mm, fm, (int)sp, a0, ld, R))
+	if (!hooks && !tsm && ldst_rows(b, w, mm, fm, (int)sp, a0, ld, R, &ws->X))
 		return 0;
 	for (unsigned i = 0; i < ne; i++) {
 		for (unsigned l = 0; l < 32; l++) {
@@ -730,17 +746,26 @@ static uint64_t mat_get(const union mma_mat *X, unsigned es, unsigned r, unsigne
 	return es == 1 ? X->u8[r][c] : es == 2 ? X->u16[r][c] : es == 4 ? X->u32[r][c] : X->u64[r][c];
 }
 
+static void model_products(const struct ptx_mma *mm, struct mma_mats *x, int model);
+
 void mma_products(const struct ptx_mma *mm, struct mma_mats *x, int model)
+{
+	if (model)
+		memset(x->done, 0, sizeof x->done);
+	else if (!mma_fast(mm, x))
+		return;
+	model_products(mm, x, model);
+}
+
+/* The elements mma_fast left (all with `model`), the model's way. */
+static __attribute__((noinline)) void model_products(const struct ptx_mma *mm, struct mma_mats *x,
+						     int model)
 {
 	static _Thread_local uint64_t A[MAXD][MAXD], B[MAXD][MAXD], C[MAXD][MAXD];
 	static _Thread_local struct tv TA[MAXD][MAXD], TB[MAXD][MAXD];
-	static _Thread_local uint8_t SA[MAXD], SB[MAXD], done[MAXD][MAXD];
+	static _Thread_local uint8_t SA[MAXD], SB[MAXD];
 	static _Thread_local struct tv_rows XA, XB;
 	unsigned it = mm->atype, M = mm->m, N = mm->n, K = mm->k;
-	if (model)
-		memset(done, 0, sizeof done);
-	else if (!mma_fast(mm, x, done))
-		return;
 	/* the model's own forms: every element in 64 bits, B by column */
 	unsigned ie = ptx_mtype_bits(it) / 8, ce = ptx_mtype_bits(mm->ctype) / 8;
 	unsigned de = ptx_mtype_bits(mm->dtype) / 8;
@@ -769,7 +794,7 @@ void mma_products(const struct ptx_mma *mm, struct mma_mats *x, int model)
 	int mbits = it == MT_F16 ? 10 : 7;
 	for (unsigned r = 0; r < M; r++)
 		for (unsigned c = 0; c < N; c++) {
-			if (done[r][c])
+			if (x->done[r][c])
 				continue;
 			struct tv tc;
 			uint64_t v;
@@ -790,36 +815,44 @@ void mma_products(const struct ptx_mma *mm, struct mma_mats *x, int model)
 
 /* wmma.mma / mma.sync: the warp's fragments to whole matrices, D = A B + C, and back. */
 static int product(struct block *b, struct warp *w, const struct ptx_insn *in,
-		   const struct ptx_mma *mm, uint64_t *R, uint32_t m)
+		   const struct ptx_mma *mm, uint64_t *R, uint32_t m, struct mma_space *ws)
 {
 	if (require_warp(b, w, in, m, mm->kind == MMA_WMMA ? "wmma::mma_sync" : "mma.sync"))
 		return -EDEADLK;
-	static _Thread_local struct mma_mats x;
+	struct mma_mats *x = &ws->x;
 	unsigned it = mm->atype, ib = ptx_mtype_bits(it);
 	unsigned cb = ptx_mtype_bits(mm->ctype), db = ptx_mtype_bits(mm->dtype);
-	const struct frag_map *fa = frag_map(mm, MF_A, it, frag_elems(mm->na, it), ib);
-	const struct frag_map *fb = frag_map(mm, MF_B, it, frag_elems(mm->nb, it), ib);
-	const struct frag_map *fc = frag_map(mm, MF_C, it, frag_elems(mm->nc, mm->ctype), cb);
-	const struct frag_map *fd = frag_map(mm, MF_D, it, frag_elems(mm->nd, mm->dtype), db);
+	const struct frag_map *fa = frag_map(ws, mm, MF_A, it, frag_elems(mm->na, it), ib);
+	const struct frag_map *fb = frag_map(ws, mm, MF_B, it, frag_elems(mm->nb, it), ib);
+	const struct frag_map *fc = frag_map(ws, mm, MF_C, it, frag_elems(mm->nc, mm->ctype), cb);
+	const struct frag_map *fd = frag_map(ws, mm, MF_D, it, frag_elems(mm->nd, mm->dtype), db);
 	if (!fa->simple || !fb->simple || !fc->simple || !fd->simple)
 		return fault_set(b, w, 0, in, EMU_FAULT_UNSUPPORTED, -ENOTSUP,
 				 "this matrix shape's fragments overlap: not emulated");
-	frag_to_mat(x.a.u8[0], ib / 8, ib >= 32 ? 1 : 32 / ib, fa, 0, mm->na, R, mm->a);
-	frag_to_mat(x.b.u8[0], ib / 8, ib >= 32 ? 1 : 32 / ib, fb, 0, mm->nb, R, mm->b);
-	frag_to_mat(x.c.u8[0], cb / 8, cb >= 32 ? 1 : 32 / cb, fc, 0, mm->nc, R, mm->c);
-	mma_products(mm, &x, 0);
-	mat_to_frag(x.d.u8[0], db / 8, db >= 32 ? 1 : 32 / db, fd, 0, mm->nd, R, mm->d);
+	frag_to_mat(x->a.u8[0], ib / 8, ib >= 32 ? 1 : 32 / ib, fa, 0, mm->na, R, mm->a);
+	frag_to_mat(x->b.u8[0], ib / 8, ib >= 32 ? 1 : 32 / ib, fb, 0, mm->nb, R, mm->b);
+	frag_to_mat(x->c.u8[0], cb / 8, cb >= 32 ? 1 : 32 / cb, fc, 0, mm->nc, R, mm->c);
+	mma_products(mm, x, 0);
+	mat_to_frag(x->d.u8[0], db / 8, db >= 32 ? 1 : 32 / db, fd, 0, mm->nd, R, mm->d);
 	return 0;
+}
+
+/* The worker's mma_space, by one call (inlined, the compiler looked it up at every use). */
+static __attribute__((noinline)) struct mma_space *mma_space(void)
+{
+	static _Thread_local struct mma_space space;
+	return &space;
 }
 
 int mma_exec(struct block *b, struct warp *w, const struct ptx_insn *in, uint64_t *R,
 	     uint32_t m)
 {
+	struct mma_space *ws = mma_space();
 	const struct ptx_mma *mm = &b->L->m->mmas[in->target];
 	switch (mm->kind) {
-	case MMA_LOAD: case MMA_STORE: return wmma_ldst(b, w, in, mm, R, m);
+	case MMA_LOAD: case MMA_STORE: return wmma_ldst(b, w, in, mm, R, m, ws);
 	case MMA_LDMATRIX: case MMA_STMATRIX: return ldst_matrix(b, w, in, mm, R, m);
 	case MMA_MOVMATRIX: return move_matrix(b, w, in, mm, R, m);
-	default: return product(b, w, in, mm, R, m);
+	default: return product(b, w, in, mm, R, m, ws);
 	}
 }

@@ -105,58 +105,90 @@ static inline __attribute__((always_inline)) v8si f32_lsb(v8su u)
 	return (zero & NOBIT) | (~zero & l);
 }
 
-/* The m x k inputs X of type t (A, or B with m and k its own k and n) to doubles, with
- * the largest exponent, the lowest set bit, and whether a NaN or an infinity is among
- * them. k: 4, 8 or 16 (the lanes past k of a row of 4 are loaded and not used). */
+/* The m x k inputs X of type t (A, or B with m and k its own k and n) as floats (exact),
+ * with the largest exponent (as the model counts it), the lowest set bit, and whether a
+ * NaN or an infinity is among them. k: 4, 8 or 16 (the lanes past k of a row of 4 are
+ * loaded and not used). */
 static inline __attribute__((always_inline)) void convert(unsigned t, const union mma_mat *X,
-							  unsigned m, unsigned k, double (*a)[MD],
+							  unsigned m, unsigned k, float (*a)[MD],
 							  int *emax, int *lmin, int *spec)
 {
-	int emin = t == MT_F16 ? -14 : -126;
-	v8si e = {0}, lo = {0}, sp = {0};
-	e -= NOBIT, lo += NOBIT;
+	v8si big = {0}, lo = {0}, sp = {0};
+	lo += NOBIT;
 	v8si valid = {-1, -1, -1, -1, -(k > 4), -(k > 4), -(k > 4), -(k > 4)};
 	for (unsigned r = 0; r < m; r++)
 		for (unsigned i = 0; i < k; i += 8) {
 			const void *p = t == MT_TF32 ? (const void *)&X->u32[r][i] : (const void *)&X->u16[r][i];
 			v8si s = {0};
 			v8su u = as_f32(t, p, &s);
-			v8si x = f32_expo(u, emin), l = f32_lsb(u);
-			x = (valid & x) | (~valid & -NOBIT);
+			/* the largest magnitude has the largest exponent */
+			v8si mag = (v8si)(u & 0x7fffffff) & valid, l = f32_lsb(u);
 			l = (valid & l) | (~valid & NOBIT);
-			v8si gt = x > e, lt = l < lo;
-			e = (gt & x) | (~gt & e);
+			v8si gt = mag > big, lt = l < lo;
+			big = (gt & mag) | (~gt & big);
 			lo = (lt & l) | (~lt & lo);
 			sp |= s & valid;
-			v8sf f = (v8sf)u;
-			STOREV(&a[r][i], __builtin_convertvector(((v4sf){f[0], f[1], f[2], f[3]}), v4df));
 			if (k > 4)
-				STOREV(&a[r][i + 4], __builtin_convertvector(((v4sf){f[4], f[5], f[6], f[7]}), v4df));
+				STOREV(&a[r][i], (v8sf)u);
+			else
+				STOREV(&a[r][i], ((v4sf){((v8sf)u)[0], ((v8sf)u)[1], ((v8sf)u)[2], ((v8sf)u)[3]}));
 		}
-	int E = -NOBIT, L = NOBIT, S = 0;
+	int B = 0, L = NOBIT, S = 0;
 	for (unsigned j = 0; j < 8; j++) {
-		E = e[j] > E ? e[j] : E;
+		B = big[j] > B ? big[j] : B;
 		L = lo[j] < L ? lo[j] : L;
 		S |= sp[j];
 	}
-	*emax = E, *lmin = L, *spec = S;
+	*emax = f32_expo((v8su){0} + (uint32_t)B, t == MT_F16 ? -14 : -126)[0];
+	*lmin = L, *spec = S;
+}
+
+/* 8 elements of C (f32 bits) whose sums with the products nothing cuts: C's lowest bit
+ * at or above the model's fixed point, the products' (LAB) too. The exponent alone
+ * decides it where it can (C at least 2^(EAB - 2): its lowest bit is at most 23 below),
+ * the lowest bit where not. NaN and infinities never. */
+static inline __attribute__((always_inline)) v8si c_ok(v8su u, int EAB, int LAB)
+{
+	int lo = EAB - 2 + 127, hi = LAB + 25 + 127;
+	lo = lo < 1 ? 1 : lo > 255 ? 255 : lo;
+	hi = hi > 254 ? 254 : hi;
+	v8si e = (v8si)(u >> 23 & 0xff), zero = (v8si)((u & 0x7fffffff) == 0);
+	v8si ok = zero | ((e >= lo) & (e <= hi));
+	int all = 1;
+	for (unsigned j = 0; j < 8; j++)
+		all &= ok[j] != 0;
+	if (all)
+		return ok;
+	return (v8si)((u & 0x7f800000) != 0x7f800000) & (f32_lsb(u) >= EAB - 25) &
+	       (LAB >= f32_expo(u, -126) - 25);
 }
 
 /* f16, bf16 or tf32 (t) with f32 C and D, M x N x K: see the top. Row by row of D, 8
  * elements (4 in double) at a time. */
 static inline __attribute__((always_inline)) unsigned
-float_product(unsigned t, unsigned M, unsigned N, unsigned K, struct mma_mats *x,
-	      uint8_t (*done)[MD])
+float_product(unsigned t, unsigned M, unsigned N, unsigned K, struct mma_mats *x)
 {
-	double a[MD][MD], b[MD][MD];
+	float a[MD][MD], b[MD][MD];
 	int EA, EB, LA, LB, sa, sb;
 	convert(t, &x->a, M, K, a, &EA, &LA, &sa);
 	convert(t, &x->b, K, N, b, &EB, &LB, &sb);
 	int EAB = EA + EB, LAB = LA + LB;
-	if (sa | sb || LAB < EAB - 25)
+	if (sa | sb || LAB < EAB - 25) {
+		for (unsigned r = 0; r < M; r++)
+			memset(x->done[r], 0, N);
 		return M * N;
+	}
 	/* tf32: four products at a time, each partial sum rounded (exec_mma.c) */
 	unsigned G = t == MT_TF32 ? 4 : K, left = 0;
+	/* the products and their sums exact in float too (every one a multiple of 2^LAB
+	 * below 2^(EAB + 2 + log2 G), inside float's range): then float vectors of 8 */
+	int lg = G > 8 ? 4 : G > 4 ? 3 : 2;
+	int in_float = LAB >= -149 && EAB + 2 + lg - LAB <= 24 && EAB + 2 + lg < 127;
+	double bd[MD][MD];
+	if (!in_float)
+		for (unsigned i = 0; i < K; i++)
+			for (unsigned c = 0; c < N; c++)
+				bd[i][c] = b[i][c];
 	for (unsigned r = 0; r < M; r++) {
 		v8su cv[MD / 8];
 		v8si ok[MD / 8];
@@ -165,19 +197,30 @@ float_product(unsigned t, unsigned M, unsigned N, unsigned K, struct mma_mats *x
 		for (unsigned k0 = 0; k0 < K; k0 += G) {
 			v4df S[MD / 4];
 			for (unsigned j = 0; j < N / 8; j++) {
-				v8su u = cv[j];
-				v8si e = f32_expo(u, -126), l = f32_lsb(u);
-				ok[j] &= (v8si)((u & 0x7f800000) != 0x7f800000) & (l >= EAB - 25) &
-					 (LAB >= e - 25);
-				v8sf f = (v8sf)u;
+				ok[j] &= c_ok(cv[j], EAB, LAB);
+				v8sf f = (v8sf)cv[j];
 				S[2 * j] = __builtin_convertvector(((v4sf){f[0], f[1], f[2], f[3]}), v4df);
 				S[2 * j + 1] = __builtin_convertvector(((v4sf){f[4], f[5], f[6], f[7]}), v4df);
 			}
-			for (unsigned i = k0; i < k0 + G; i++) {
-				v4df ai = {a[r][i], a[r][i], a[r][i], a[r][i]};
-				for (unsigned j = 0; j < N / 4; j++)
-					S[j] += ai * LOADV(v4df, &b[i][4 * j]);
-			}
+			if (in_float) {
+				v8sf P[MD / 8] = {{0}};
+				for (unsigned i = k0; i < k0 + G; i++) {
+					v8sf ai = (v8sf){0} + a[r][i];
+					for (unsigned j = 0; j < N / 8; j++)
+						P[j] += ai * LOADV(v8sf, &b[i][8 * j]);
+				}
+				for (unsigned j = 0; j < N / 8; j++) {
+					S[2 * j] += __builtin_convertvector(
+						((v4sf){P[j][0], P[j][1], P[j][2], P[j][3]}), v4df);
+					S[2 * j + 1] += __builtin_convertvector(
+						((v4sf){P[j][4], P[j][5], P[j][6], P[j][7]}), v4df);
+				}
+			} else
+				for (unsigned i = k0; i < k0 + G; i++) {
+					v4df ai = (v4df){0} + (double)a[r][i];
+					for (unsigned j = 0; j < N / 4; j++)
+						S[j] += ai * LOADV(v4df, &bd[i][4 * j]);
+				}
 			/* toward zero to f32: S is exact, so its low 29 significand bits go; a
 			 * zero is +0 (the model's fixed point has no sign); subnormal and
 			 * overflowing sums are left to the model */
@@ -202,7 +245,7 @@ float_product(unsigned t, unsigned M, unsigned N, unsigned K, struct mma_mats *x
 		for (unsigned j = 0; j < N / 8; j++) {
 			STOREV(&x->d.u32[r][8 * j], cv[j]);
 			for (unsigned c = 0; c < 8; c++) {
-				done[r][8 * j + c] = (uint8_t)(ok[j][c] & 1);
+				x->done[r][8 * j + c] = (uint8_t)(ok[j][c] & 1);
 				left += !ok[j][c];
 			}
 		}
@@ -214,7 +257,7 @@ float_product(unsigned t, unsigned M, unsigned N, unsigned K, struct mma_mats *x
  * stay in registers; others (none the decoder takes today) through the general loop. */
 #define FLOAT_SHAPE(t, M, N, K)                                                           \
 	if (m == (M) && n == (N) && k == (K))                                             \
-		return float_product(t, M, N, K, x, done);
+		return float_product(t, M, N, K, x);
 #define FLOAT_SHAPES(t)                                                                   \
 	do {                                                                              \
 		if ((t) == MT_TF32) {                                                     \
@@ -228,11 +271,11 @@ float_product(unsigned t, unsigned M, unsigned N, unsigned K, struct mma_mats *x
 			FLOAT_SHAPE(t, 16, 8, 16)                                         \
 			FLOAT_SHAPE(t, 16, 8, 8)                                          \
 		}                                                                         \
-		return float_product(t, m, n, k, x, done);                                \
+		return float_product(t, m, n, k, x);                                      \
 	} while (0)
 
 static CLONES unsigned float_products(unsigned t, unsigned m, unsigned n, unsigned k,
-				      struct mma_mats *x, uint8_t (*done)[MD])
+				      struct mma_mats *x)
 {
 	switch (t) {
 	case MT_F16: FLOAT_SHAPES(MT_F16);
@@ -242,36 +285,46 @@ static CLONES unsigned float_products(unsigned t, unsigned m, unsigned n, unsign
 }
 
 /* s8/u8 (sa, sb: A, B signed): exact int32 sums, C added wrapping, or clamped with
- * .satfinite. */
+ * .satfinite. Row by row of D, 8 elements at a time (N: 8, 16 or 32). */
+typedef int8_t v8qi __attribute__((vector_size(8)));
+typedef uint8_t v8qu __attribute__((vector_size(8)));
+typedef int64_t v8di __attribute__((vector_size(64)));
+
 static inline __attribute__((always_inline)) void
 int_product(unsigned M, unsigned N, unsigned K, int sa, int sb, int sat, struct mma_mats *x)
 {
-	int32_t p[MD][MD];
+	v8si b[MD][MD / 8];
+	for (unsigned i = 0; i < K; i++)
+		for (unsigned j = 0; j < N / 8; j++)
+			b[i][j] = sb ? __builtin_convertvector(LOADV(v8qi, &x->b.u8[i][8 * j]), v8si)
+				     : __builtin_convertvector(LOADV(v8qu, &x->b.u8[i][8 * j]), v8si);
 	for (unsigned r = 0; r < M; r++) {
-		for (unsigned c = 0; c < N; c++)
-			p[r][c] = 0;
+		v8si p[MD / 8] = {{0}};
 		for (unsigned i = 0; i < K; i++) {
 			int32_t a = sa ? (int8_t)x->a.u8[r][i] : x->a.u8[r][i];
-			for (unsigned c = 0; c < N; c++)
-				p[r][c] += a * (sb ? (int8_t)x->b.u8[i][c] : x->b.u8[i][c]);
+			for (unsigned j = 0; j < N / 8; j++)
+				p[j] += a * b[i][j];
+		}
+		for (unsigned j = 0; j < N / 8; j++) {
+			v8si c = LOADV(v8si, &x->c.u32[r][8 * j]);
+			if (sat) {
+				v8di s = __builtin_convertvector(c, v8di) + __builtin_convertvector(p[j], v8di);
+				v8di hi = s > INT32_MAX, lo = s < INT32_MIN;
+				s = (hi & INT32_MAX) | (lo & INT32_MIN) | (~(hi | lo) & s);
+				STOREV(&x->d.u32[r][8 * j], __builtin_convertvector(s, v8si));
+			} else
+				STOREV(&x->d.u32[r][8 * j], (v8si)((v8su)c + (v8su)p[j]));
 		}
 	}
-	for (unsigned r = 0; r < M; r++)
-		for (unsigned c = 0; c < N; c++) {
-			if (sat) {
-				int64_t s = (int64_t)(int32_t)x->c.u32[r][c] + p[r][c];
-				s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
-				x->d.u32[r][c] = (uint32_t)s;
-			} else
-				x->d.u32[r][c] = x->c.u32[r][c] + (uint32_t)p[r][c];
-		}
 }
 
 static CLONES void int_products(const struct ptx_mma *mm, struct mma_mats *x)
 {
 	int sa = mm->atype == MT_S8, sb = mm->btype == MT_S8, sat = mm->satfinite;
-	if (mm->m == 16 && mm->n == 16 && mm->k == 16 && sa == sb) /* wmma's s8, u8 */
-		int_product(16, 16, 16, sa, sa, sat, x);
+	if (mm->m == 16 && mm->n == 16 && mm->k == 16 && sa && sb) /* wmma's s8, u8 */
+		int_product(16, 16, 16, 1, 1, sat, x);
+	else if (mm->m == 16 && mm->n == 16 && mm->k == 16 && !sa && !sb)
+		int_product(16, 16, 16, 0, 0, sat, x);
 	else
 		int_product(mm->m, mm->n, mm->k, sa, sb, sat, x);
 }
@@ -304,8 +357,9 @@ static CLONES unsigned f64_products(unsigned M, unsigned N, unsigned K, struct m
 	return left;
 }
 
-unsigned mma_fast(const struct ptx_mma *mm, struct mma_mats *x, uint8_t (*done)[MD])
+unsigned mma_fast(const struct ptx_mma *mm, struct mma_mats *x)
 {
+	uint8_t (*done)[MD] = x->done;
 	unsigned M = mm->m, N = mm->n, K = mm->k;
 	switch (mm->atype) {
 	case MT_S8: case MT_U8:
@@ -316,10 +370,10 @@ unsigned mma_fast(const struct ptx_mma *mm, struct mma_mats *x, uint8_t (*done)[
 	case MT_F64:
 		return f64_products(M, N, K, x, done);
 	}
-	for (unsigned r = 0; r < M; r++)
-		memset(done[r], 0, N);
 	if ((mm->atype == MT_F16 || mm->atype == MT_BF16 || mm->atype == MT_TF32) &&
 	    mm->ctype == MT_F32 && mm->dtype == MT_F32)
-		return float_products(mm->atype, M, N, K, x, done);
+		return float_products(mm->atype, M, N, K, x);
+	for (unsigned r = 0; r < M; r++)
+		memset(done[r], 0, N);
 	return M * N;
 }

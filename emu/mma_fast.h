@@ -17,16 +17,17 @@ union mma_mat {
 	uint32_t u32[MMA_MAXD][MMA_MAXD];
 	uint64_t u64[MMA_MAXD][MMA_MAXD];
 };
-/* A is m x k, B k x n, C and D m x n. */
+/* A is m x k, B k x n, C and D m x n; done[r][c]: mma_fast computed d[r][c]. */
 struct mma_mats {
 	_Alignas(32) union mma_mat a, b, c, d;
+	uint8_t done[MMA_MAXD][MMA_MAXD];
 };
 
-/* D = A B + C for instruction mm. Sets done[r][c] for each element of D it computed, bit
+/* D = A B + C for instruction mm. Sets x->done[r][c] for each element of D it computed, bit
  * for bit what exec_mma.c's model gives, and returns how many it left: none for integers
  * and f64 (but NaN results of f64); f16, bf16 and tf32 with f32 accumulators where no
  * product or C has bits below the model's fixed point, so that its sum is exact
  * (integers, as in NVIDIA's GEMM samples, and most values near them). */
-unsigned mma_fast(const struct ptx_mma *mm, struct mma_mats *x, uint8_t (*done)[MMA_MAXD]);
+unsigned mma_fast(const struct ptx_mma *mm, struct mma_mats *x);
 
 #endif

@@ -1,6 +1,7 @@
 /* The tensor-core products' fast ways (mma_fast.c) against the H100's model (exec_mma.c)
  * on random matrices of every shape and type the decoder takes, bit for bit: small
- * integers (NVIDIA's GEMM samples), integers with C scaled by a float, values over narrow
+ * integers (NVIDIA's GEMM samples), integers with C scaled by a float, integers whose sums
+ * need more than float's 24 bits (with C both larger and smaller), values over narrow
  * and wide ranges of exponents, subnormals, NaN and infinities, sums that cancel to zero,
  * sums past f32's range, and for integers C near the int32 limits with and without
  * .satfinite. The model itself is checked against an H100's bits by the programs
@@ -28,7 +29,7 @@ static uint32_t rnd32(void)
 }
 static unsigned below(unsigned n) { return rnd32() % n; }
 
-enum mode { SMALL_INT, SCALED_C, NARROW, WIDE, SPECIALS, CANCEL, HUGE, TINY, NMODES };
+enum mode { SMALL_INT, SCALED_C, NARROW, WIDE, SPECIALS, CANCEL, HUGE, TINY, SPREAD_INT, NMODES };
 
 /* A value of format f: sign, a significand of `bits` random bits, exponent in [lo, hi]
  * (rounded to the format by the model's own packer). */
@@ -52,6 +53,8 @@ static uint64_t special_bits(unsigned t)
 	unsigned i = below(7);
 	return t == MT_F16 ? f16[i] : t == MT_BF16 ? b16[i] : t == MT_F64 ? f64[i] : f32[i];
 }
+
+static int flat; /* this product's A and B (SPREAD_INT): all of the largest exponent */
 
 /* One input of type t (an element of A or B when !is_c) in the given mode. */
 static uint64_t value(unsigned t, enum mode md, int is_c)
@@ -97,6 +100,23 @@ static uint64_t value(unsigned t, enum mode md, int is_c)
 	case WIDE: return below(5) ? fval(f, p, emin - 10, emax) : 0;
 	case SPECIALS: return below(6) ? fval(f, (int)below((unsigned)p) + 1, -3, 3) : special_bits(t);
 	case HUGE: return fval(f, (int)below((unsigned)p) + 1, emax - 8, emax);
+	case SPREAD_INT: { /* integers whose sums need more than float's 24 bits (all of a sign,
+			    so that they do); C an integer, 2^-10 to 2^20 with all 24 bits, or past 2^26 */
+		if (!below(5))
+			return 0;
+		if (is_c) {
+			unsigned kind = below(3);
+			return fmt_pack(f, (int)(rnd32() & 1), rnd32() & (kind ? 0xffffffu : 0xffffu),
+					kind == 0 ? (int)below(9) : kind == 1 ? -33 + (int)below(30)
+								  : 3 + (int)below(9), RND_RN, 0);
+		}
+		unsigned bits = t == MT_TF32 ? 8 : (unsigned)p - 2;
+		unsigned up = t == MT_F16 ? 3 : t == MT_BF16 ? 7 : 5;
+		if (flat) /* every product near the largest: the bounds' edge */
+			return fmt_pack(f, 0, (rnd32() | 1u << (bits - 1)) & ((1u << bits) - 1),
+					(int)up - 1, RND_RN, 0);
+		return fmt_pack(f, 0, rnd32() & ((1u << bits) - 1), (int)below(up), RND_RN, 0);
+	}
 	case TINY: return fval(f, (int)below((unsigned)p) + 1, emin - 12, emin + 6);
 	default: return 0;
 	}
@@ -170,12 +190,13 @@ static unsigned product(const struct ptx_mma *mm, uint64_t (*D)[MD], int how)
 		}
 	unsigned left = 0;
 	if (how == 2)
-		left = mma_fast(mm, &x, done);
+		left = mma_fast(mm, &x);
 	else
 		mma_products(mm, &x, how);
 	for (unsigned r = 0; r < mm->m; r++)
 		for (unsigned c = 0; c < mm->n; c++)
 			D[r][c] = get(&x.d, mm->dtype, r, c);
+	memcpy(done, x.done, sizeof done);
 	return left;
 }
 
@@ -217,6 +238,7 @@ static void test_fast_matches_model(void **state)
 		unsigned long fast = 0, all = 0, small_left = 0;
 		for (unsigned trial = 0; trial < TRIALS; trial++) {
 			enum mode md = (enum mode)(trial % NMODES);
+			flat = trial / NMODES % 2;
 			for (unsigned r = 0; r < MD; r++)
 				for (unsigned i = 0; i < MD; i++) {
 					A[r][i] = value(sh->at, md, 0), B[r][i] = value(sh->bt, md, 0);
