@@ -354,11 +354,14 @@ static int ldst_rows(struct block *b, struct warp *w, const struct ptx_mma *mm,
 	unsigned bits = ptx_mtype_bits(mm->atype), es = bits / 8, per = bits >= 32 ? 1 : 32 / bits;
 	if (or || !fm->simple || ld[0] < len)
 		return 0;
-	uint64_t ends[2] = {a0[0], a0[0] + ((runs - 1) * ld[0] + len - 1) * es};
+	uint64_t a = a0[0];
+	if (sp == SP_GENERIC && (a & WIN_MASK) == SHARED_WIN) /* shared memory, generically */
+		sp = SP_SHARED, a -= SHARED_WIN;
+	uint64_t ends[2] = {a, a + ((runs - 1) * ld[0] + len - 1) * es};
 	uintptr_t p0, w0;
 	if (ends[1] < ends[0] || !(p0 = warp_span(b, w, sp, ends, 0, es, 3, &w0)))
 		return 0;
-	unsigned char *mem = (unsigned char *)(p0 + a0[0]);
+	unsigned char *mem = (unsigned char *)(p0 + a);
 	size_t stride = ld[0] * es, bytes = len * es;
 	if (mm->kind == MMA_STORE) {
 		frag_to_mat(mat->u8[0], es, per, fm, v, mm->nd, R, mm->d);
@@ -366,7 +369,7 @@ static int ldst_rows(struct block *b, struct warp *w, const struct ptx_mma *mm,
 			copy_run(mem + r * stride, mat->u8[0] + r * MAXD * es, bytes);
 		if (w0) /* global memory: a kernel's work (provenance) */
 			for (unsigned r = 0; r < runs; r++)
-				devmem_mark_by_kernel((unsigned char *)(w0 + a0[0] + r * stride), (unsigned)bytes);
+				devmem_mark_by_kernel((unsigned char *)(w0 + a + r * stride), (unsigned)bytes);
 	} else {
 		for (unsigned r = 0; r < runs; r++)
 			copy_run(mat->u8[0] + r * MAXD * es, mem + r * stride, bytes);
