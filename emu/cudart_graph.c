@@ -144,6 +144,20 @@ cudaError_t rt_graph_kernel_work(const struct cudaKernelNodeParams *k, struct rt
 			      w);
 }
 
+cudaError_t rt_graph_kernel_payload(const struct cudaKernelNodeParams *k, struct rt_payload **out)
+{
+	struct rt_work w = {0};
+	cudaError_t e = rt_graph_kernel_work(k, &w);
+	if (e)
+		return e;
+	if (!(*out = rt_payload_new(cudaGraphNodeTypeKernel))) {
+		free(w.arg);
+		return cudaErrorMemoryAllocation;
+	}
+	(*out)->work = w;
+	return cudaSuccess;
+}
+
 /* A 3-D copy between pitched pointers, as rows of extent.width bytes. */
 static cudaError_t rt_memcpy_work(const struct cudaMemcpy3DParms *c, struct rt_work *w)
 {
@@ -525,18 +539,12 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *f
 cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
 					 const struct cudaKernelNodeParams *pNodeParams)
 {
-	struct rt_work w = {0};
 	if (!rt_node_ok(node) || node->p->type != cudaGraphNodeTypeKernel)
 		return rt_error_set(cudaErrorInvalidValue);
-	cudaError_t e = rt_graph_kernel_work(pNodeParams, &w);
-	struct rt_payload *p = e ? NULL : rt_payload_new(cudaGraphNodeTypeKernel);
-	if (!e && !p) {
-		free(w.arg);
-		e = cudaErrorMemoryAllocation;
-	}
+	struct rt_payload *p;
+	cudaError_t e = rt_graph_kernel_payload(pNodeParams, &p);
 	if (e)
 		return rt_error_set(e);
-	p->work = w;
 	rt_payload_put(node->p);
 	node->p = p;
 	return cudaSuccess;

@@ -191,19 +191,13 @@ static cudaError_t rt_exec_replace(cudaGraphExec_t x, cudaGraphNode_t origin,
 cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
 					     const struct cudaKernelNodeParams *pNodeParams)
 {
-	struct rt_work w = {0};
 	if (!rt_exec_ok(hGraphExec) || !rt_node_ok(node) ||
 	    node->p->type != cudaGraphNodeTypeKernel)
 		return rt_error_set(cudaErrorInvalidValue);
-	cudaError_t e = rt_graph_kernel_work(pNodeParams, &w);
-	struct rt_payload *p = e ? NULL : rt_payload_new(cudaGraphNodeTypeKernel);
-	if (!e && !p) {
-		free(w.arg);
-		e = cudaErrorMemoryAllocation;
-	}
+	struct rt_payload *p;
+	cudaError_t e = rt_graph_kernel_payload(pNodeParams, &p);
 	if (e)
 		return rt_error_set(e);
-	p->work = w;
 	return rt_error_set(rt_exec_replace(hGraphExec, node, p));
 }
 

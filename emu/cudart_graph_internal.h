@@ -76,6 +76,8 @@ void rt_payload_put(struct rt_payload *p);
 /* A kernel node's operation from its parameters (cudaGraphAddKernelNode's checks and
  * messages); cudaErrorNotSupported for arguments in the 'extra' form. */
 cudaError_t rt_graph_kernel_work(const struct cudaKernelNodeParams *k, struct rt_work *w);
+/* ... as a new kernel payload at *out (the SetParams calls' replacement). */
+cudaError_t rt_graph_kernel_payload(const struct cudaKernelNodeParams *k, struct rt_payload **out);
 
 /* An empty graph, or NULL when memory ran out. */
 cudaGraph_t rt_graph_new(void);
