@@ -98,10 +98,6 @@ unsigned barriers_scan_sanitizer(const char *output, const char *tool,
  * between its two lines the accesses were in different passes of a loop (the barrier
  * at the end of the loop body is missing), without one in the same pass. */
 void barriers_racecheck_gaps(struct barriers_findings *fs);
-/* Rewrites the shared elements the findings name flat (Bs[32]) with the indices of the
- * array's declaration in the student's source (Bs[2][0] for __shared__ float
- * Bs[TILE][TILE] with TILE 16, from a #define or a const). source NULL: nothing. */
-void barriers_show_shapes(struct barriers_findings *fs, const char *source);
 
 /* Writes the findings for a student, what to fix first first: barriers that not every
  * thread reaches, then hazards by the barrier they miss (in one pass before between

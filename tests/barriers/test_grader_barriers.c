@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "barriers.h"
+#include "barriers_shapes.h"
 #include "exec.h"
 #include "ptx.h"
 #include "race.h"
