@@ -7,6 +7,9 @@
 #include <cstring>
 #include "check.h"
 
+// cudaMemcpyToArray is deprecated but still in the API (and in NVIDIA's samples): tested on purpose.
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
 __global__ void fetch1d(cudaTextureObject_t t, const float *x, float4 *out, int n)
 {
 	int i = threadIdx.x;
