@@ -364,16 +364,16 @@ static int ldst_rows(struct block *b, struct warp *w, const struct ptx_mma *mm,
 	unsigned char *mem = (unsigned char *)(p0 + a);
 	size_t stride = ld[0] * es, bytes = len * es;
 	if (mm->kind == MMA_STORE) {
-		frag_to_mat(mat->u8[0], es, per, fm, v, mm->nd, R, mm->d);
+		frag_to_mat((uint8_t *)mat, es, per, fm, v, mm->nd, R, mm->d);
 		for (unsigned r = 0; r < runs; r++)
-			copy_run(mem + r * stride, mat->u8[0] + r * MAXD * es, bytes);
+			copy_run(mem + r * stride, (uint8_t *)mat + r * MAXD * es, bytes);
 		if (w0) /* global memory: a kernel's work (provenance) */
 			for (unsigned r = 0; r < runs; r++)
 				devmem_mark_by_kernel((unsigned char *)(w0 + a + r * stride), (unsigned)bytes);
 	} else {
 		for (unsigned r = 0; r < runs; r++)
-			copy_run(mat->u8[0] + r * MAXD * es, mem + r * stride, bytes);
-		mat_to_frag(mat->u8[0], es, per, fm, v, mm->nd, R, mm->d);
+			copy_run((uint8_t *)mat + r * MAXD * es, mem + r * stride, bytes);
+		mat_to_frag((uint8_t *)mat, es, per, fm, v, mm->nd, R, mm->d);
 	}
 	return 1;
 }
@@ -832,11 +832,11 @@ static int product(struct block *b, struct warp *w, const struct ptx_insn *in,
 	if (!fa->simple || !fb->simple || !fc->simple || !fd->simple)
 		return fault_set(b, w, 0, in, EMU_FAULT_UNSUPPORTED, -ENOTSUP,
 				 "this matrix shape's fragments overlap: not emulated");
-	frag_to_mat(x->a.u8[0], ib / 8, ib >= 32 ? 1 : 32 / ib, fa, 0, mm->na, R, mm->a);
-	frag_to_mat(x->b.u8[0], ib / 8, ib >= 32 ? 1 : 32 / ib, fb, 0, mm->nb, R, mm->b);
-	frag_to_mat(x->c.u8[0], cb / 8, cb >= 32 ? 1 : 32 / cb, fc, 0, mm->nc, R, mm->c);
+	frag_to_mat((uint8_t *)&x->a, ib / 8, ib >= 32 ? 1 : 32 / ib, fa, 0, mm->na, R, mm->a);
+	frag_to_mat((uint8_t *)&x->b, ib / 8, ib >= 32 ? 1 : 32 / ib, fb, 0, mm->nb, R, mm->b);
+	frag_to_mat((uint8_t *)&x->c, cb / 8, cb >= 32 ? 1 : 32 / cb, fc, 0, mm->nc, R, mm->c);
 	mma_products(mm, x, 0);
-	mat_to_frag(x->d.u8[0], db / 8, db >= 32 ? 1 : 32 / db, fd, 0, mm->nd, R, mm->d);
+	mat_to_frag((uint8_t *)&x->d, db / 8, db >= 32 ? 1 : 32 / db, fd, 0, mm->nd, R, mm->d);
 	return 0;
 }
 

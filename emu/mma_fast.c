@@ -139,7 +139,9 @@ static inline __attribute__((always_inline)) void convert(unsigned t, const unio
 		L = lo[j] < L ? lo[j] : L;
 		S |= sp[j];
 	}
-	*emax = f32_expo((v8su){0} + (uint32_t)B, t == MT_F16 ? -14 : -126)[0];
+	const v8su bv = {(uint32_t)B}; /* lane 0 is the one read */
+	const int emin = t == MT_F16 ? -14 : -126;
+	*emax = f32_expo(bv, emin)[0];
 	*lmin = L, *spec = S;
 }
 
