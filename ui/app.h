@@ -1,6 +1,6 @@
-/* app: the TUI's model of the session, shared by tui.c (which updates it) and the panels
- * (which read it and draw). Commands that change it (open a lab, run, edit, reset) are
- * app_* functions in tui.c, so panels never change the model behind the loop's back. */
+/* app: the TUI's model of the session, shared by tui.c and app.c (which update it) and the
+ * panels (which read it and draw). Commands that change it (open a lab, run, edit, reset) are
+ * app_* functions in app.c, so panels never change the model behind the loop's back. */
 #ifndef PMPPLAB_UI_APP_H
 #define PMPPLAB_UI_APP_H
 
@@ -79,5 +79,27 @@ void app_status(struct app *a, enum ui_role role, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* The state of a lab (never NULL). */
 struct lab_state *app_lab_state(struct app *a, const struct lab_spec *spec);
+
+/* The loop's commands (tui.c). */
+/* Saves the labs' state; says so on the status line when it cannot. */
+void app_save_state(struct app *a);
+/* On the list, a save of any lab's file runs that lab (issue 18): the watch's files are
+ * the labs, in order (watch_add keeps the indices of folders it cannot watch). */
+void app_watch_list(struct app *a);
+/* Runs the open lab, or opens the selected one from the list and runs it (r, g). */
+void app_run(struct app *a, bool quick);
+/* A save the watch saw: the open lab's file, or on the list lab INDEX's. */
+void app_saved(struct app *a, int index);
+/* A progress message from the job: update the checklist and the status line. */
+void app_progress(struct app *a, const struct job_event *ev);
+/* The job finished: keep its report, record the result, and start a queued run. */
+void app_done(struct app *a, struct job_event *ev);
+/* Opens the student's file in their editor, curses suspended, at the first error;
+ * TTY_STDERR: the terminal's stderr (the loop's is tui.log). */
+void app_edit(struct app *a, int tty_stderr);
+/* Shows the open lab's next hint. */
+void app_hint(struct app *a);
+/* Resets the open (or selected) lab's file to its starter, keeping a backup. */
+void app_reset(struct app *a);
 
 #endif

@@ -1,7 +1,7 @@
 /* editor: which editor opens the student's file, and with what arguments. $VISUAL,
  * else $EDITOR (each may carry arguments, "code --wait"), else nano, else vi. Editors
  * known to take "+LINE" get it, so the cursor lands on the first compiler error.
- * Building the command line is pure; running it (curses suspended) is tui.c's job. */
+ * Building the command line is pure; running it (curses suspended) is app.c's job (app_edit). */
 #ifndef PMPPLAB_UI_EDITOR_H
 #define PMPPLAB_UI_EDITOR_H
 
