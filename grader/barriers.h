@@ -1,4 +1,6 @@
-/* barriers: checks of kind barriers (issue 6; labs/README.md, "Barrier checks").
+/* barriers: the findings of checks of kind barriers (issue 6; labs/README.md, "Barrier
+ * checks"): read from the PTX, the emulator's events and compute-sanitizer's output, and
+ * written for the student; the check's runs are barriers_check.h's.
  *
  * A missing __syncthreads() often still gives the right answer by luck, so output
  * comparison alone passes broken code. This check looks for barrier misuse three ways
@@ -14,20 +16,12 @@
  *   - on a GPU, under compute-sanitizer's racecheck and synccheck when installed, and
  *     on the emulator as well (a build of the same submission for it), so a race that
  *     racecheck cannot see (one involving atomics) is caught on both backends.
- * The check passes when nothing is found. */
+ * The check passes when nothing is found (barriers_check.h). */
 #ifndef PMPPLAB_BARRIERS_H
 #define PMPPLAB_BARRIERS_H
 
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
-
-#include "backend.h"
-#include "build.h"
-#include "diag.h"
-#include "report.h"
-#include "spec.h"
-#include "subrun.h"
 
 enum barriers_severity { BARRIERS_ERROR, BARRIERS_WARNING };
 
@@ -107,32 +101,5 @@ void barriers_racecheck_gaps(struct barriers_findings *fs);
  * as the emulator's gets the emulator's advice and comes after it: the emulator's names
  * the threads, the element and the pass), at most max of them, then how many more. */
 void barriers_format(FILE *f, const struct barriers_findings *fs, unsigned max);
-
-/* What the check needs of the grading run. */
-struct barriers_context {
-	const struct lab_spec *spec;
-	enum backend_kind backend;
-	const struct build_result *student;
-	const struct build_result *emu_twin; /* gpu: the same submission built for the
-				  * emulator, whose race checker runs too (racecheck does not
-				  * see races that involve atomics); NULL when it could not be
-				  * built. emu: unused. */
-	const char *tmp;         /* the grading run's scratch folder */
-	uint64_t seed;           /* the grading's seed (datagen_request_file) */
-	unsigned timeout_ms;     /* per run of the student program */
-	struct subrun *runs;     /* how the programs run (sandbox, fail fast) */
-	const char *student_source; /* the submission, for the shapes of its shared arrays;
-				  * NULL: elements are shown flat */
-	/* gpu: the twin's run under the race checker on the check's dataset, made already
-	 * (grade_checks.c shares it with memcheck): its result file (events: that path and
-	 * ".events") and how it ended; NULL: the check runs it itself */
-	const char *twin_forward;
-	const struct runner_result *twin_forward_res;
-};
-
-/* Runs a check of kind barriers and adds its test to r. Returns 0, or a negative code
- * for a configuration problem (explained in diags). */
-int barriers_grade(const struct barriers_context *ctx, const struct spec_check *c,
-		   struct report *r, struct diag_list *diags);
 
 #endif

@@ -1,6 +1,6 @@
 /* grade_checks: the checks of one grading that follow its datasets (grade_internal.h):
  * memcheck (on a GPU under compute-sanitizer, then on the emulator twin), performance
- * (perf.c), optimisations (optim.c), barriers (barriers.c) and the --profile entry
+ * (perf.c), optimisations (optim.c), barriers (barriers_check.c) and the --profile entry
  * (ncu.c). On a GPU the emulator twin's race-checked run serves barriers and memcheck. */
 #include <errno.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "barriers.h" /* barrier and race analysis (issue 6) */
+#include "barriers_check.h" /* barrier and race analysis (issue 6) */
 #include "datagen.h"
 #include "fsutil.h"
 #include "grade_internal.h"
