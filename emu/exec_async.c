@@ -82,6 +82,19 @@ static const struct emu_hooks *access_hook(const struct block *b)
 	return h && h->on_access ? h : NULL;
 }
 
+/* A copy's n bytes (cp-size 4, 8 or 16, or fewer with src-size): memcpy of a length
+ * known only here was a rep movs, slow to start for so few bytes (half of a cp.async's
+ * time in dmmaTensorCoreGemm). */
+static inline void copy_small(void *dst, const void *src, unsigned n)
+{
+	switch (n) {
+	case 16: memcpy(dst, src, 16); break;
+	case 8: memcpy(dst, src, 8); break;
+	case 4: memcpy(dst, src, 4); break;
+	default: memcpy(dst, src, n); break;
+	}
+}
+
 /* cp.async for the lanes of m: both addresses checked, the source read, the copy queued. */
 static int async_issue(struct block *b, struct warp *w, const struct ptx_insn *in, uint64_t *R,
 		       uint32_t m)
@@ -130,7 +143,7 @@ static int async_issue(struct block *b, struct warp *w, const struct ptx_insn *i
 				: mem_at(b, w, l, in, SP_GLOBAL, s, n, 0);
 			if (!p)
 				return -EFAULT;
-			memcpy(c->data, p, n);
+			copy_small(c->data, p, n);
 			reads |= 1u << l;
 			if (h)
 				h->on_access(h->ctx, b->idx, w->id, l, SP_GLOBAL, s, n, 0, in->line);
@@ -167,7 +180,7 @@ static void async_wait(struct block *b, struct warp *w, const struct ptx_insn *i
 			a->q[k++] = *c;
 			continue;
 		}
-		memcpy(b->shared + c->dst, c->data, c->size);
+		copy_small(b->shared + c->dst, c->data, c->size);
 		if (h) /* the race checker: this thread writes, now, at the wait's line */
 			h->on_access(h->ctx, b->idx, w->id, c->lane, SP_SHARED, c->dst, c->size, 1,
 				     in->line);
