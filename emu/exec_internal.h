@@ -429,6 +429,24 @@ static inline uintptr_t warp_span(struct block *b, struct warp *w, int space, co
 	return bad ? 0 : (uintptr_t)host - base + (uint64_t)off;
 }
 
+/* ---- warp-wide accesses (exec_span.c) -------------------------------------------- */
+
+/* The lanes of M of an access warp_span returned P0 for: loads of SZ bytes (SG: signed)
+ * into D, stores from V, the written flags at W0 of TOT bytes a lane. */
+void span_load(uint64_t *d, const uint64_t *a, uintptr_t p0, unsigned sz, int sg, uint32_t m);
+void span_store(const uint64_t *a, const uint64_t *v, uintptr_t p0, unsigned sz, uint32_t m);
+void span_written(const uint64_t *a, uintptr_t w0, unsigned tot, uint32_t m);
+/* The shape of a full warp's 4-byte addresses A: SPAN_ROWS, each half-warp's lane j at
+ * its first lane's address + 4j; SPAN_BCAST, each half-warp at one address; 0, another.
+ * ENDS: the first and last address of each half, for warp_span over 4 "lanes". */
+enum { SPAN_ROWS = 1, SPAN_BCAST = 2 };
+int span_shape(const uint64_t *a, uint64_t ends[4]);
+/* The access of such a warp, A0 and A16 its halves' first addresses (read before D is
+ * written: D may be the address's register); W0 as span_written's, 0 for none. */
+void span_load_shape(uint64_t *d, uint64_t a0, uint64_t a16, uintptr_t p0, int sg, int shape);
+void span_store_shape(const uint64_t *v, uint64_t a0, uint64_t a16, uintptr_t p0,
+		      uintptr_t w0, int shape);
+
 /* ---- frames, calls and returns (exec_frames.c) ---------------------------------- */
 
 int frame_push(struct block *b, struct warp *w, const struct ptx_func *f,

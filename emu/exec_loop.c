@@ -21,41 +21,6 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* The lanes' loads, stores and written flags of an access warp_span checked (one
- * region, P0 + a[l] the host address of lane l), out of line: inside warp_exec the loop
- * shares the registers of the whole switch and reloads its pointers from the stack at
- * every lane (matmul's ld.shared: 17% more instructions after an unrelated change). */
-static __attribute__((noinline)) void span_load(uint64_t *d, const uint64_t *a, uintptr_t p0,
-						unsigned sz, int sg, uint32_t m)
-{
-	if (sz == 4 && !sg)
-		LANES(uint32_t v; memcpy(&v, (const void *)(p0 + a[l]), 4); d[l] = v);
-	else if (sz == 8)
-		LANES(memcpy(&d[l], (const void *)(p0 + a[l]), 8));
-	else
-		LANES(d[l] = load_n((const void *)(p0 + a[l]), sz, sg));
-}
-
-static __attribute__((noinline)) void span_store(const uint64_t *a, const uint64_t *v,
-						 uintptr_t p0, unsigned sz, uint32_t m)
-{
-	if (sz == 4)
-		LANES(uint32_t x = (uint32_t)v[l]; memcpy((void *)(p0 + a[l]), &x, 4));
-	else
-		LANES(store_n((void *)(p0 + a[l]), sz, v[l]));
-}
-
-/* global memory: the bytes are now a kernel's (devmem.h) */
-static __attribute__((noinline)) void span_written(const uint64_t *a, uintptr_t w0,
-						   unsigned tot, uint32_t m)
-{
-	const uint32_t ones = 0x01010101u;
-	if (tot == 4)
-		LANES(memcpy((void *)(w0 + a[l]), &ones, 4));
-	else
-		LANES(memset((void *)(w0 + a[l]), 1, tot));
-}
-
 /* The clocks (issue 18): %globaltimer counts nanoseconds and %clock64 cycles at the
  * emulated GPU's clock rate (emu_device.h; what cudaDevAttrClockRate says, so cycles over
  * the clock rate is the time a program computes), both of the host's monotonic clock;
@@ -698,7 +663,8 @@ int warp_exec(struct block *b, struct warp *w)
 				 * address, or one register holds for all of them (an array in a
 				 * __grid_constant__ parameter indexed in a loop: LargeKernelParameter) */
 				uint64_t x = a[__builtin_ctz(m)] + (uint64_t)off, apart = 0;
-				LANES(apart |= a[l] != a[__builtin_ctz(m)]);
+				if (in->s[0] != SR_ZERO && !(in->imm & 1)) /* a register: compare */
+					LANES(apart |= a[l] != a[__builtin_ctz(m)]);
 				if (!apart && x <= b->L->kparam_size && tot <= b->L->kparam_size - x) {
 					for (unsigned k = 0; k < n; k++) {
 						uint64_t v = load_n(b->L->kparams + x + k * sz, sz, sg), *dk = DS(k);
@@ -706,6 +672,14 @@ int warp_exec(struct block *b, struct warp *w)
 					}
 					NEXT;
 				}
+			}
+			uint64_t ends[4];
+			int shape;
+			if (!hooks && n == 1 && sz == 4 && m == FULL && sp != SP_LOCAL && sp < SP_KPARAM &&
+			    (shape = span_shape(a, ends)) &&
+			    (p0 = warp_span(b, w, (int)sp, ends, off, 4, 0xf, &w0))) {
+				span_load_shape(d0, a[0], a[16], p0, sg, shape);
+				NEXT;
 			}
 			if (!hooks && (p0 = warp_span(b, w, (int)sp, a, off, tot, m, &w0))) {
 				if (n == 1)
@@ -749,6 +723,14 @@ int warp_exec(struct block *b, struct warp *w)
 			if (__builtin_expect(tsm != NULL, 0)) /* issue 7 (panels) */
 				emu_trace_mem(tsm, in, (int)sp, a, off, tot, m, 1);
 			uintptr_t p0, w0;
+			uint64_t ends[4];
+			int shape;
+			if (!hooks && n == 1 && sz == 4 && m == FULL && sp != SP_LOCAL && sp < SP_KPARAM &&
+			    (shape = span_shape(a, ends)) &&
+			    (p0 = warp_span(b, w, (int)sp, ends, off, 4, 0xf, &w0))) {
+				span_store_shape(SS(1), a[0], a[16], p0, w0, shape);
+				NEXT;
+			}
 			if (!hooks && (p0 = warp_span(b, w, (int)sp, a, off, tot, m, &w0))) {
 				for (unsigned k = 0; k < n; k++)
 					span_store(a, SS(1 + k), p0 + k * sz, sz, m);

@@ -1,0 +1,117 @@
+/* exec_span — the warp-wide loads, stores and written flags of an access that
+ * warp_span checked (one region, P0 + a[l] the host address of lane l), and the shapes of
+ * a full warp's 4-byte addresses that need no lane-by-lane copy: each half-warp at 16
+ * consecutive words (a row: As[ty][tx], s[tid]) or at one word (a broadcast: As[ty][k]).
+ *
+ * Out of line of warp_exec: inside it the lane loops share the registers of the whole
+ * switch and reload their pointers from the stack at every lane (matmul's ld.shared took
+ * 17% more host instructions after an unrelated change there).
+ */
+#include "exec_internal.h"
+
+#include <string.h>
+
+void span_load(uint64_t *d, const uint64_t *a, uintptr_t p0, unsigned sz, int sg, uint32_t m)
+{
+	if (sz == 4 && !sg)
+		LANES(uint32_t v; memcpy(&v, (const void *)(p0 + a[l]), 4); d[l] = v);
+	else if (sz == 8)
+		LANES(memcpy(&d[l], (const void *)(p0 + a[l]), 8));
+	else
+		LANES(d[l] = load_n((const void *)(p0 + a[l]), sz, sg));
+}
+
+void span_store(const uint64_t *a, const uint64_t *v, uintptr_t p0, unsigned sz, uint32_t m)
+{
+	if (sz == 4)
+		LANES(uint32_t x = (uint32_t)v[l]; memcpy((void *)(p0 + a[l]), &x, 4));
+	else
+		LANES(store_n((void *)(p0 + a[l]), sz, v[l]));
+}
+
+/* global memory: the bytes are now a kernel's (devmem.h) */
+void span_written(const uint64_t *a, uintptr_t w0, unsigned tot, uint32_t m)
+{
+	const uint32_t ones = 0x01010101u;
+	if (tot == 4)
+		LANES(memcpy((void *)(w0 + a[l]), &ones, 4));
+	else
+		LANES(memset((void *)(w0 + a[l]), 1, tot));
+}
+
+/* One pass over the 32 addresses, four 64-bit lanes at a time (GCC's vector extension):
+ * each lane's distance from its half-warp's first lane against 4 * (l % 16) (a row) and
+ * against 0 (a broadcast). */
+#if EMU_CLONES
+__attribute__((target_clones("arch=x86-64-v3", "default"))) /* see emu/meson.build */
+#endif
+int span_shape(const uint64_t *a, uint64_t ends[4])
+{
+	u64x4_t row = { 0, 0, 0, 0 }, one = { 0, 0, 0, 0 };
+	for (unsigned k = 0; k < 8; k++) {
+		const uint64_t s = 16 * (k & 3);
+		const u64x4_t step = { s, s + 4, s + 8, s + 12 };
+		u64x4_t x;
+		memcpy(&x, a + 4 * k, sizeof x);
+		x -= a[k & 4 ? 16 : 0];
+		row |= x ^ step;
+		one |= x;
+	}
+	int shape = !(row[0] | row[1] | row[2] | row[3]) ? SPAN_ROWS
+		    : !(one[0] | one[1] | one[2] | one[3]) ? SPAN_BCAST : 0;
+	uint64_t last = shape == SPAN_ROWS ? 60 : 0;
+	ends[0] = a[0];
+	ends[1] = a[0] + last;
+	ends[2] = a[16];
+	ends[3] = a[16] + last;
+	return shape;
+}
+
+void span_load_shape(uint64_t *d, uint64_t a0, uint64_t a16, uintptr_t p0, int sg, int shape)
+{
+	for (unsigned h = 0; h < 2; h++) {
+		const unsigned char *p = (const unsigned char *)(p0 + (h ? a16 : a0));
+		uint64_t *dh = d + 16 * h;
+		if (shape == SPAN_BCAST) {
+			int32_t v;
+			memcpy(&v, p, 4);
+			uint64_t x = sg ? (uint64_t)(int64_t)v : (uint32_t)v;
+			for (unsigned j = 0; j < 16; j++)
+				dh[j] = x;
+		} else if (sg) {
+			int32_t v[16];
+			memcpy(v, p, sizeof v);
+			for (unsigned j = 0; j < 16; j++)
+				dh[j] = (uint64_t)(int64_t)v[j];
+		} else {
+			uint32_t v[16];
+			memcpy(v, p, sizeof v);
+			for (unsigned j = 0; j < 16; j++)
+				dh[j] = v[j];
+		}
+	}
+}
+
+/* The lanes in order, as span_store: where the halves overlap, the second half's words
+ * are stored last; a broadcast stores its half's last lane. */
+void span_store_shape(const uint64_t *v, uint64_t a0, uint64_t a16, uintptr_t p0,
+		      uintptr_t w0, int shape)
+{
+	unsigned bytes = shape == SPAN_ROWS ? 64 : 4;
+	for (unsigned h = 0; h < 2; h++) {
+		uint64_t ah = h ? a16 : a0;
+		unsigned char *p = (unsigned char *)(p0 + ah);
+		const uint64_t *vh = v + 16 * h;
+		if (shape == SPAN_BCAST) {
+			uint32_t x = (uint32_t)vh[15];
+			memcpy(p, &x, 4);
+		} else {
+			uint32_t x[16];
+			for (unsigned j = 0; j < 16; j++)
+				x[j] = (uint32_t)vh[j];
+			memcpy(p, x, sizeof x);
+		}
+		if (w0)
+			memset((void *)(w0 + ah), 1, bytes);
+	}
+}
