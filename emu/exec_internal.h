@@ -21,6 +21,7 @@
 #define FULL 0xffffffffu
 #define SHARED_WIN 0xfe00000000000000ull /* generic addresses of shared memory */
 #define LOCAL_WIN 0xff00000000000000ull  /* generic addresses of local memory */
+#define PARAM_WIN 0xfd00000000000000ull  /* the kernel's parameters (cvta.param), in global's */
 #define WIN_MASK 0xff00000000000000ull
 #define CALL_LOCAL_STACK (16u << 10)     /* .local bytes per thread for called functions */
 #define MAX_CALL_DEPTH 256

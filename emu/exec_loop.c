@@ -598,7 +598,8 @@ int warp_exec(struct block *b, struct warp *w)
 			uint64_t *d = DS(0);
 			const uint64_t *a = SS(0);
 			uint64_t win = in->space == SP_SHARED ? SHARED_WIN
-				       : in->space == SP_LOCAL ? LOCAL_WIN : 0;
+				       : in->space == SP_LOCAL ? LOCAL_WIN
+				       : in->space == SP_KPARAM ? PARAM_WIN : 0;
 			if (in->cvta_to)
 				LANES(d[l] = (a[l] - win) & wm);
 			else
@@ -612,6 +613,7 @@ int warp_exec(struct block *b, struct warp *w)
 			LANES(uint64_t w8 = a[l] & WIN_MASK;
 			      res |= (uint32_t)(sp == SP_SHARED ? w8 == SHARED_WIN
 						: sp == SP_LOCAL ? w8 == LOCAL_WIN
+						: sp == SP_KPARAM ? w8 == PARAM_WIN
 						: (w8 != SHARED_WIN && w8 != LOCAL_WIN)) << l);
 			pred_write(R, in->d[0], res, m);
 			NEXT;

@@ -247,7 +247,8 @@ void *mem_slow(struct block *b, struct warp *w, unsigned lane, const struct ptx_
 	if (size > 1 && (addr & (size - 1)) && space != SP_KPARAM && space != SP_FPARAM) {
 		int named = space != SP_GENERIC ? space
 			    : (addr & WIN_MASK) == SHARED_WIN ? SP_SHARED
-			    : (addr & WIN_MASK) == LOCAL_WIN ? SP_LOCAL : SP_GLOBAL;
+			    : (addr & WIN_MASK) == LOCAL_WIN ? SP_LOCAL
+			    : (addr & WIN_MASK) == PARAM_WIN ? SP_KPARAM : SP_GLOBAL;
 		fault_set(b, w, lane, in, EMU_FAULT_MISALIGNED, -EFAULT,
 			  "%s %u bytes of %s memory at 0x%llx, which is not aligned to %u bytes",
 			  is_write ? "wrote" : "read", size, space_name(named),
@@ -267,6 +268,12 @@ void *mem_slow(struct block *b, struct warp *w, unsigned lane, const struct ptx_
 		} else {
 			sp = SP_GLOBAL;
 		}
+	}
+	/* cvta.param's window lies inside the global one (PTX ISA, "Generic Addressing"):
+	 * nvcc may read a __grid_constant__ parameter with ld.global */
+	if (sp == SP_GLOBAL && (addr & WIN_MASK) == PARAM_WIN) {
+		sp = SP_KPARAM;
+		addr -= PARAM_WIN;
 	}
 	switch (sp) {
 	case SP_SHARED:
@@ -291,7 +298,14 @@ void *mem_slow(struct block *b, struct warp *w, unsigned lane, const struct ptx_
 		}
 		return b->local + (size_t)(w->id * 32 + lane) * b->local_per_thread + addr;
 	case SP_KPARAM:
-		if (is_write || addr + size > b->L->kparam_size) {
+		if (is_write) { /* a store through cvta.param's generic address */
+			mem_fault(b, w, lane, in, SP_KPARAM, addr, size, is_write,
+				  "but a kernel's parameters are read-only (PTX ISA, \"Kernel "
+				  "Function Parameters\"): copy the parameter into a local variable "
+				  "and change that");
+			return NULL;
+		}
+		if (addr + size > b->L->kparam_size || addr + size < addr) {
 			mem_fault(b, w, lane, in, SP_KPARAM, addr, size, is_write,
 				  "outside the kernel's parameters");
 			return NULL;

@@ -28,6 +28,7 @@
 #define M_ORDER "weak relaxed acquire release acq_rel volatile mmio " M_SCOPE
 #define M_GSPACE "global shared shared::cta local const " /* spaces with generic addresses */
 #define M_SPACE M_GSPACE "param "
+#define M_CSPACE M_GSPACE "param param::entry " /* cvta, isspacep: kernel parameters too (sm_70) */
 #define M_CACHE "ca cg cs lu cv wb wt nc L1::evict_normal L1::evict_unchanged "         \
 	"L1::evict_first L1::evict_last L1::no_allocate L2::evict_normal L2::evict_first "  \
 	"L2::evict_last L2::64B L2::128B L2::256B L2::cache_hint "
@@ -97,8 +98,8 @@
 	X(SELP, "selp", "")                         /* d = c ? a : b */                                   \
 	X(SLCT, "slct", "ftz")                      /* d = c >= 0 ? a : b */                              \
 	X(CVT, "cvt", M_RND "rna rni rzi rmi rpi ftz sat satfinite relu") /* conversions (f16/bf16/tf32: exec_half.c) */ \
-	X(CVTA, "cvta", "to " M_GSPACE)             /* state-space address <-> generic address */         \
-	X(ISSPACEP, "isspacep", M_GSPACE)           /* p = a is a generic address in the space */         \
+	X(CVTA, "cvta", "to " M_CSPACE)             /* state-space address <-> generic address */         \
+	X(ISSPACEP, "isspacep", M_CSPACE)           /* p = a is a generic address in the space */         \
 	X(BRA, "bra", "uni")                        /* branch (divergent when guarded) */                 \
 	X(BAR, "bar", M_BAR)                        /* bar.sync / bar.red / barrier.sync */               \
 	X(BARRIER, "barrier", M_BAR)                /* barrier.sync (same as bar) */                      \

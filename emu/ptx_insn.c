@@ -581,6 +581,11 @@ int decode_insn(struct ctx *c, size_t end)
 		in->space = SP_KPARAM; /* ld.param [%rd] in a kernel; named params override */
 	if (op == OP_CVTA)
 		in->cvta_to = has_mod(&md, "to");
+	/* cvta.param, isspacep.param: the kernel's parameters (.param::entry), the only
+	 * parameters with a generic address */
+	if ((op == OP_CVTA || op == OP_ISSPACEP) &&
+	    (in->space == SP_FPARAM || has_mod(&md, "param::entry")))
+		in->space = SP_KPARAM;
 	if ((op == OP_LD || op == OP_ST) && (in->type == PT_B128))
 		return add_unsupported(c, "128-bit loads and stores are not emulated", NULL);
 	if (has_mod(&md, "relu"))

@@ -14,6 +14,7 @@
 
 #define SHARED_WIN 0xfe00000000000000ull
 #define LOCAL_WIN 0xff00000000000000ull
+#define PARAM_WIN 0xfd00000000000000ull
 #define WIN_MASK 0xff00000000000000ull
 #define MAX_LINE 100000u /* lines past this count as "other" */
 
@@ -273,7 +274,7 @@ void emu_trace_mem(struct emu_trace_sm *s, const struct ptx_insn *in, int space,
 			if (win == SHARED_WIN) {
 				shd[l] = addr;
 				sm |= 1u << l;
-			} else if (win != LOCAL_WIN) {
+			} else if (win != LOCAL_WIN && win != PARAM_WIN) { /* cvta.param's: no DRAM */
 				glob[l] = addr;
 				gm |= 1u << l;
 			}

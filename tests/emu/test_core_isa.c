@@ -2,7 +2,8 @@
  * compiles it): a wmma product through shared memory; the race checker, the trace and
  * the faults seeing wmma's accesses; ldmatrix's fragments; the trace seeing cp.async; one or two results of each
  * half, bf16, tf32 and integer SIMD instruction the CUDA headers emit, with the values
- * an H100 gives (the programs in tests/emu/programs compare whole tables with one).
+ * an H100 gives (the programs in tests/emu/programs compare whole tables with one);
+ * cvta.param's generic addresses of kernel parameters.
  * Usage: test_core_isa CORE_ISA.ptx CORE_DIR */
 #include <errno.h>
 #include <setjmp.h>
@@ -298,6 +299,29 @@ static void test_scalars(void **state)
 	devmem_free(df), devmem_free(du), devmem_free(dout);
 }
 
+/* cvta.param: a __grid_constant__ parameter's generic address (core_isa.cu) */
+static void test_param_generic(void **state)
+{
+	(void)state;
+	struct { int a, b; } s = { 41, -7 };
+	int *o;
+	devaddr_t d = dalloc(64 * 4, (void **)&o);
+	void *args[] = { &s, &d };
+	struct emu_fault f;
+	assert_int_equal(run("gcParamRead", 32, args, &f), 0);
+	for (unsigned l = 0; l < 32; l++) {
+		assert_int_equal(o[l], l & 1 ? s.b : s.a);
+		/* isspacep.param and .global: the parameters' window lies in global's (PTX
+		 * ISA, "Generic Addressing"; nvcc -O3 folds __isGlobal to 1 there) */
+		assert_int_equal(o[32 + l], 3);
+	}
+	assert_int_equal(run("gcParamWrite", 32, args, &f), -EFAULT);
+	assert_int_equal(f.line, source_line("GCPOKE_LINE"));
+	assert_non_null(strstr(f.message, "read-only"));
+	assert_int_equal(s.a, 41); /* the host's copy untouched */
+	devmem_free(d);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -314,6 +338,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_cp_async_trace),
 		cmocka_unit_test(test_ldmatrix),
 		cmocka_unit_test(test_scalars),
+		cmocka_unit_test(test_param_generic),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

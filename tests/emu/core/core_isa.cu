@@ -140,3 +140,32 @@ __global__ void cpAsyncTile(const float *in, float *out)
 	__syncwarp();
 	out[threadIdx.x] = tile[(threadIdx.x + 1) % 32];
 }
+
+// cvta.param (sm_70 on): a __grid_constant__ parameter's address given to a function
+// that is not inlined is the parameter's generic address; loads through it read the
+// parameter (both halves, per lane), isspacep says which space it is in, and a store
+// through it faults: a kernel's parameters are read-only.
+struct GcPair {
+	int a, b;
+};
+__device__ __noinline__ int gcRead(const int *p, int i)
+{
+	return p[i];
+}
+__device__ __noinline__ void gcPoke(int *p)
+{
+	*p = 1; // GCPOKE_LINE
+}
+__global__ void gcParamRead(__grid_constant__ const GcPair s, int *out)
+{
+	const int *p = &s.a;
+	unsigned inParam;
+	asm("{ .reg .pred q; isspacep.param q, %1; selp.u32 %0, 1, 0, q; }"
+	    : "=r"(inParam) : "l"(p));
+	out[threadIdx.x] = gcRead(p, threadIdx.x & 1);
+	out[32 + threadIdx.x] = (int)__isGlobal(p) * 2 + (int)inParam;
+}
+__global__ void gcParamWrite(__grid_constant__ const GcPair s)
+{
+	gcPoke(const_cast<int *>(&s.a));
+}
