@@ -502,13 +502,14 @@ int optim_grade(const struct perf_context *ctx, const struct spec_check *c, stru
 	const struct spec_dataset *base = spec_dataset_named(ctx->spec, !gpu && c->emu_baseline ? c->emu_baseline : c->baseline);
 	if (!d)
 		d = &ctx->spec->datasets[0];
-	int correct = perf_dataset_correct(r, d);
+	char wrong[128];
+	int correct = perf_dataset_correct(r, d, wrong, sizeof(wrong));
 	if (correct < 0) {
 		report_add(r, "optimisations", 0, true, "NOT MEASURED in a quick run (dataset %s was skipped); grade fully to see them", d->name);
 		return 0;
 	}
 	if (!correct) {
-		report_add(r, "optimisations", c->points, false, "not looked at: the results on dataset %s are wrong (see its correctness test); optimisations count only in correct programs", d->name);
+		report_add(r, "optimisations", c->points, false, "not looked at: the results on dataset %s are wrong (see its correctness test); optimisations count only in correct programs", wrong);
 		return 0;
 	}
 	struct optim_run *run = calloc(2, sizeof(*run));

@@ -396,13 +396,24 @@ static char *test_name(const struct spec_dataset *d)
 	return name;
 }
 
-int perf_dataset_correct(const struct report *r, const struct spec_dataset *d)
+int perf_dataset_correct(const struct report *r, const struct spec_dataset *d, char *wrong,
+			 size_t len)
 {
+	static const char tag[] = "correctness: ";
 	char prefix[160];
-	snprintf(prefix, sizeof(prefix), "correctness: %s (", d->name);
+	snprintf(prefix, sizeof(prefix), "%s%s (", tag, d->name);
+	snprintf(wrong, len, "%s", d->name);
 	for (unsigned i = 0; i < r->n_tests; i++)
 		if (strncmp(r->tests[i].name, prefix, strlen(prefix)) == 0)
 			return r->tests[i].status == TEST_PASSED;
+	for (unsigned i = 0; i < r->n_tests; i++) {
+		const char *name = r->tests[i].name;
+		if (strncmp(name, tag, sizeof(tag) - 1) == 0 && r->tests[i].status != TEST_PASSED) {
+			name += sizeof(tag) - 1;
+			snprintf(wrong, len, "%.*s", (int)strcspn(name, " "), name);
+			return 0;
+		}
+	}
 	return -1;
 }
 
@@ -757,7 +768,8 @@ int perf_grade(const struct perf_context *ctx, const struct spec_check *c, struc
 	if (!name)
 		return -ENOMEM;
 	int rc = 0;
-	int correct = perf_dataset_correct(r, d);
+	char wrong[128];
+	int correct = perf_dataset_correct(r, d, wrong, sizeof(wrong));
 	char request[PATH_MAX];
 	snprintf(request, sizeof(request), "%s/%s.in", ctx->tmp, d->name);
 	if (subrun_stopped(ctx->runs, request))
@@ -766,7 +778,7 @@ int perf_grade(const struct perf_context *ctx, const struct spec_check *c, struc
 	else if (correct < 0)
 		report_add(r, name, 0, true, "NOT MEASURED in a quick run (dataset %s was skipped); grade fully to measure speed", d->name);
 	else if (!correct)
-		report_add(r, name, c->points, false, "not measured: the program failed the correctness test of dataset %s; speed counts only for correct results computed by kernels", d->name);
+		report_add(r, name, c->points, false, "not measured: the program failed the correctness test of dataset %s; speed counts only for correct results computed by kernels", wrong);
 	else if (gpu)
 		rc = grade_timed(ctx, c, d, name, r, diags);
 	else

@@ -178,8 +178,11 @@ void perf_gpu_unlock(int fd);
 /* "PMPPLAB_TIMING=..." for a timed run ($PMPPLAB_PERF_TIMING, else the default). */
 void perf_timing_env(char *buf, size_t len);
 /* Whether dataset D's correctness test ran and passed: speed counts only for correct
- * results. 1 passed, 0 failed, -1 not run. */
-int perf_dataset_correct(const struct report *r, const struct spec_dataset *d);
+ * results. 1 passed; 0 failed, or was skipped (a quick run) while another dataset's
+ * correctness test failed: a wrong program is not "not measured", on either backend;
+ * -1 skipped and nothing failed. On 0, the failed dataset's name goes to WRONG. */
+int perf_dataset_correct(const struct report *r, const struct spec_dataset *d, char *wrong,
+			 size_t len);
 
 /* Runs check C and adds its test to R. Returns 0 (failures are in the report), or a
  * negative code for a configuration error (no nvcc...) explained in diags. */

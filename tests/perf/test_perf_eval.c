@@ -14,6 +14,8 @@
 #include "devinfo.h"
 #include "harness/pl_timing.h"
 #include "perf.h"
+#include "report.h"
+#include "spec.h"
 
 static void put(struct pl_file *f, const char *name, double v)
 {
@@ -280,10 +282,32 @@ static void test_vendor_line(void **state)
 	free(text);
 }
 
+/* Speed counts only for correct results: a performance dataset skipped by a quick run
+ * is "not measured" only while no other dataset's correctness test failed (on a GPU the
+ * performance dataset is the large one a quick run skips: a wrong program said PASS). */
+static void test_dataset_correct(void **state)
+{
+	(void)state;
+	struct spec_dataset large = { .name = "large", .perf = true }, tiny = { .name = "tiny" };
+	char wrong[64];
+	struct report *r = report_new("05-tiled-matmul", "x.cu", "gpu", 1);
+	assert_non_null(r);
+	report_add(r, "correctness: tiny (n=1)", 1, true, NULL);
+	assert_int_equal(perf_dataset_correct(r, &tiny, wrong, sizeof(wrong)), 1);
+	assert_int_equal(perf_dataset_correct(r, &large, wrong, sizeof(wrong)), -1);
+	report_add(r, "correctness: not-a-multiple (m=67, k=45, n=83)", 3, false, "wrong");
+	assert_int_equal(perf_dataset_correct(r, &large, wrong, sizeof(wrong)), 0);
+	assert_string_equal(wrong, "not-a-multiple");
+	report_add(r, "correctness: large (n=4096)", 1, true, NULL);
+	assert_int_equal(perf_dataset_correct(r, &large, wrong, sizeof(wrong)), 1);
+	report_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vendor_line),
+		cmocka_unit_test(test_dataset_correct),
 		cmocka_unit_test(test_devinfo),
 		cmocka_unit_test(test_measure),
 		cmocka_unit_test(test_pass_and_text),
