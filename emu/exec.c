@@ -420,6 +420,8 @@ static int run(const struct emu_launch *l, struct emu_fault *fault, int cooperat
 	}
 	if ((rc = shared_layout_init(&L)))
 		goto out_params;
+	if (!L.hooks) /* the loop's common case (exec_fast.c); without it, warp_exec alone */
+		L.fops = fast_ops(L.kf);
 	unsigned nw = worker_count(L.nblocks);
 	struct worker *wk = calloc(nw, sizeof(*wk));
 	pthread_t *th = calloc(nw, sizeof(*th));
@@ -482,6 +484,7 @@ out_workers:
 	free(th);
 out_params:
 	shared_layout_free(&L);
+	free(L.fops);
 	free(L.kparams);
 	pthread_mutex_destroy(&L.lock);
 	return rc;

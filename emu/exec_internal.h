@@ -23,6 +23,12 @@
 #define LOCAL_WIN 0xff00000000000000ull  /* generic addresses of local memory */
 #define PARAM_WIN 0xfd00000000000000ull  /* the kernel's parameters (cvta.param), in global's */
 #define WIN_MASK 0xff00000000000000ull
+/* The generic window of a state space (cvta): where its addresses start */
+static inline uint64_t space_window(unsigned space)
+{
+	return space == SP_SHARED ? SHARED_WIN : space == SP_LOCAL ? LOCAL_WIN
+	       : space == SP_KPARAM ? PARAM_WIN : 0;
+}
 #define CALL_LOCAL_STACK (16u << 10)     /* .local bytes per thread for called functions */
 #define MAX_CALL_DEPTH 256
 #define TIMESLICE 200000 /* warp instructions before another warp of the block runs */
@@ -212,6 +218,7 @@ struct launch_ctx {
 	struct grid_state *grid;   /* and its barrier's bookkeeping (exec_grid.c) */
 	struct cdp_queue **cdp;    /* the grids this one launched (exec_cdp.c), created at
 				    * its first launch; exec.c runs them after it */
+	uint8_t *fops;             /* the kernel's fast_ops (exec_fast.c); NULL with hooks */
 };
 
 /* A worker thread of the pool, and the block it runs (a cooperative launch's worker
@@ -447,6 +454,18 @@ int span_shape(const uint64_t *a, uint64_t ends[4]);
 void span_load_shape(uint64_t *d, uint64_t a0, uint64_t a16, uintptr_t p0, int sg, int shape);
 void span_store_shape(const uint64_t *v, uint64_t a0, uint64_t a16, uintptr_t p0,
 		      uintptr_t w0, int shape);
+
+/* ---- the loop's common case (exec_fast.c) ---------------------------------------- */
+
+/* Each instruction of F's code as fast_run's code for it (0: warp_exec's), malloc'd. */
+uint8_t *fast_ops(const struct ptx_func *f);
+/* Runs the instructions of CODE from PC for the lanes of EMASK, as warp_exec does with no
+ * hooks and no trace, until RPC, the end of *BUDGET or an instruction it leaves to
+ * warp_exec (OPS: fast_ops of the code); *COUNT gets the thread-instructions. Returns the
+ * pc it stopped at. */
+uint32_t fast_run(struct block *b, struct warp *w, uint64_t *R, const struct ptx_insn *code,
+		  const uint8_t *ops, uint32_t pc, uint32_t rpc, uint32_t emask,
+		  unsigned *budget, uint64_t *count);
 
 /* ---- frames, calls and returns (exec_frames.c) ---------------------------------- */
 

@@ -97,7 +97,13 @@ int warp_exec(struct block *b, struct warp *w)
 		 * exits, barriers) store it back themselves and go to `reload`. */
 		uint32_t pc = e->pc;
 		const uint32_t rpc = e->rpc;
+		const uint8_t *fops = !hooks && !tsm && fr->f == b->L->kf ? b->L->fops : NULL;
 		do {
+		if (fops && fops[pc]) { /* exec_fast.c: up to an instruction it leaves to us */
+			pc = fast_run(b, w, R, code, fops, pc, rpc, emask, &budget, &count);
+			if (pc == rpc || !budget)
+				break;
+		}
 		budget--;
 		const struct ptx_insn *in = &code[pc];
 		uint32_t m = emask;
@@ -597,9 +603,7 @@ int warp_exec(struct block *b, struct warp *w)
 		CASE(CVTA) {
 			uint64_t *d = DS(0);
 			const uint64_t *a = SS(0);
-			uint64_t win = in->space == SP_SHARED ? SHARED_WIN
-				       : in->space == SP_LOCAL ? LOCAL_WIN
-				       : in->space == SP_KPARAM ? PARAM_WIN : 0;
+			uint64_t win = space_window(in->space);
 			if (in->cvta_to)
 				LANES(d[l] = (a[l] - win) & wm);
 			else
