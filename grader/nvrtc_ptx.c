@@ -1,14 +1,14 @@
 /* pmpplab-nvrtc-ptx: the emulator's fast build compiles a file's device view (hostview.h)
  * to PTX with NVRTC, the toolkit's compiler library, instead of `nvcc -ptx` (issue 16):
  * the same front end and NVVM without nvcc's driver, the host preprocessor and cicc's
- * process, about 10x less CPU time a save. build.c runs it in the sandbox like every
+ * process, about 10x less CPU time a save. build_compile.c runs it in the sandbox like every
  * compiler of student code; a program of its own, since the sandbox is bubblewrap
  * exec'ing a command.
  *
  * usage: pmpplab-nvrtc-ptx LIBNVRTC SOURCE NAME OUT [OPTION...]
  * Compiles SOURCE, naming it NAME in diagnostics and line info, with NVRTC's OPTIONs;
  * writes the PTX to OUT. Exits 0 only when the compile succeeded and said nothing: a
- * warning or error (on stderr) exits 1, and build.c then compiles with nvcc, whose
+ * warning or error (on stderr) exits 1, and build_compile.c then compiles with nvcc, whose
  * messages the student gets, as without this. Exits 2 when LIBNVRTC cannot be used. */
 #include <dlfcn.h>
 #include <stdio.h>
