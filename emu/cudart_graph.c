@@ -9,6 +9,7 @@
 
 #include "cudart_errors.h"
 #include "cudart_graph_internal.h"
+#include "cudart_graph_memory.h"
 #include "cudart_launch.h"
 #include "cudart_memory.h"
 #include "cudart_report.h"

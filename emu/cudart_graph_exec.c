@@ -10,7 +10,7 @@
 #include "cudart_capture.h"
 #include "cudart_errors.h"
 #include "cudart_graph_internal.h"
-#include "cudart_memory.h"
+#include "cudart_graph_memory.h"
 #include "cudart_report.h"
 #include "cudart_stream.h"
 #include "devmem.h"

@@ -7,7 +7,7 @@
  * runs everything in issue order (cudart_async.h), so the branches of a graph never
  * overlap, which is one of the orders CUDA allows. A conditional node reads its handle
  * (cudart_graph.h) when the device thread reaches it; allocation and free nodes map and
- * unmap their memory (cudart_memory.h's graph memory) at every launch.
+ * unmap their memory (cudart_graph_memory.h) at every launch.
  */
 #ifndef PMPPLAB_EMU_CUDART_GRAPH_EXEC_H
 #define PMPPLAB_EMU_CUDART_GRAPH_EXEC_H

@@ -11,6 +11,7 @@
 
 #include "cudart_async.h"
 #include "cudart_errors.h"
+#include "cudart_graph_memory.h"
 #include "cudart_capture.h"
 #include "cudart_provenance.h"
 #include "cudart_registry.h"
@@ -166,124 +167,7 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t h
 	return e;
 }
 
-/* Graph memory (cudart_graph.c's allocation nodes): the address ranges reserved for
- * them and the footprint cudaDeviceGetGraphMemAttribute reports. A graph's allocation
- * is a freed devmem range until its node runs, which revives it at the same address;
- * any free (a free node, cudaFree, cudaFreeAsync) frees it again.
- *
- * The footprint is a GPU's graph pool: physical memory mapped for graphs, which a launch
- * grows (on the host, at cudaGraphLaunch, as a GPU reports it right after the call) to
- * what is held plus what the graphs in flight need, and only a trim shrinks (freeing an
- * allocation does not). Held: bytes of graph allocations that outlived their launch and
- * are not freed yet. A stream's graphs run one after another and reuse one another's
- * memory, so the graphs in flight need, per stream, the largest peak among them. Used
- * and reserved are the same here: the pool maps all it reserves. */
-struct rt_graph_range {
-	devaddr_t a;
-	size_t size;
-};
-struct rt_graph_flight {
-	const void *stream;
-	uint64_t seq;  /* its last graph launch */
-	uint64_t peak; /* the largest peak of its graphs in flight */
-};
-static pthread_mutex_t rt_graph_mem_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct rt_graph_range *rt_graph_mem;
-static size_t rt_ngraph_mem;
-static struct rt_graph_flight *rt_flights;
-static size_t rt_nflights;
-static uint64_t rt_graph_held;
-static uint64_t rt_graph_fp[4]; /* indexed by cudaGraphMemAttributeType */
-
-/* The size of the graph range starting at a (0 when none). Called with the lock held. */
-static size_t rt_graph_size(devaddr_t a)
-{
-	for (size_t i = 0; i < rt_ngraph_mem; i++)
-		if (rt_graph_mem[i].a == a)
-			return rt_graph_mem[i].size;
-	return 0;
-}
-
-/* Drops the streams whose graphs have all finished; returns what the rest need (held
- * memory included). Called with the lock held. */
-static uint64_t rt_graph_need(void)
-{
-	uint64_t need = rt_graph_held;
-	size_t k = 0;
-	for (size_t i = 0; i < rt_nflights; i++)
-		if (!rt_async_done(rt_flights[i].seq)) {
-			need += rt_flights[i].peak;
-			rt_flights[k++] = rt_flights[i];
-		}
-	rt_nflights = k;
-	return need;
-}
-
-/* Sets the pool to size bytes, and the high-water marks. Called with the lock held. */
-static void rt_graph_pool(uint64_t size)
-{
-	uint64_t *fp = rt_graph_fp;
-	fp[cudaGraphMemAttrUsedMemCurrent] = fp[cudaGraphMemAttrReservedMemCurrent] = size;
-	for (int i = 0; i < 4; i += 2)
-		if (fp[i + 1] < fp[i])
-			fp[i + 1] = fp[i];
-}
-
-size_t rt_memory_graph_bytes(const void *p)
-{
-	pthread_mutex_lock(&rt_graph_mem_lock);
-	size_t size = rt_graph_size((devaddr_t)(uintptr_t)p);
-	pthread_mutex_unlock(&rt_graph_mem_lock);
-	return size;
-}
-
-cudaError_t rt_memory_graph_launch(const void *stream, uint64_t seq, uint64_t peak,
-				   int64_t held)
-{
-	cudaError_t e = cudaSuccess;
-	pthread_mutex_lock(&rt_graph_mem_lock);
-	rt_graph_need(); /* forget finished streams first */
-	size_t i = 0;
-	while (i < rt_nflights && rt_flights[i].stream != stream)
-		i++;
-	if (i == rt_nflights) {
-		struct rt_graph_flight *grown =
-			realloc(rt_flights, (rt_nflights + 1) * sizeof *grown);
-		if (grown) {
-			rt_flights = grown;
-			rt_flights[rt_nflights++] = (struct rt_graph_flight){stream, seq, 0};
-		} else {
-			e = cudaErrorMemoryAllocation;
-		}
-	}
-	if (!e) {
-		rt_flights[i].seq = seq;
-		if (rt_flights[i].peak < peak)
-			rt_flights[i].peak = peak;
-		uint64_t need = rt_graph_need();
-		if (need > rt_graph_fp[cudaGraphMemAttrUsedMemCurrent])
-			rt_graph_pool(need);
-		rt_graph_held = held < 0 && (uint64_t)-held > rt_graph_held
-					? 0
-					: rt_graph_held + (uint64_t)held;
-	}
-	pthread_mutex_unlock(&rt_graph_mem_lock);
-	return e;
-}
-
-/* Nonzero when [a, a+n) lies in one graph allocation's range, mapped or not. */
-static int rt_graph_reserved(devaddr_t a, size_t n)
-{
-	int in = 0;
-	pthread_mutex_lock(&rt_graph_mem_lock);
-	for (size_t i = 0; i < rt_ngraph_mem && !in; i++)
-		in = a >= rt_graph_mem[i].a && a + n <= rt_graph_mem[i].a + rt_graph_mem[i].size;
-	pthread_mutex_unlock(&rt_graph_mem_lock);
-	return in;
-}
-
-/* Frees the live allocation ptr (info: its devmem entry). */
-static cudaError_t rt_release(void *ptr, const struct devmem_info *info)
+cudaError_t rt_memory_release(void *ptr, const struct devmem_info *info)
 {
 	devaddr_t a = (devaddr_t)(uintptr_t)ptr;
 	rt_prov_free(ptr);
@@ -296,78 +180,11 @@ static cudaError_t rt_release(void *ptr, const struct devmem_info *info)
 	return cudaSuccess;
 }
 
-cudaError_t rt_memory_graph_reserve(size_t size, void **out)
+void rt_memory_track(devaddr_t a, size_t size)
 {
-	devaddr_t a;
-	if (!size || !out)
-		return cudaErrorInvalidValue;
-	if (size > RT_TOTAL_GLOBAL)
-		return cudaErrorMemoryAllocation;
-	if (devmem_alloc(size, DEVMEM_GLOBAL, "a graph's allocation node", &a) != 0)
-		return cudaErrorMemoryAllocation;
-	devmem_free(a); /* not live until the node runs */
-	pthread_mutex_lock(&rt_graph_mem_lock);
-	struct rt_graph_range *grown =
-		realloc(rt_graph_mem, (rt_ngraph_mem + 1) * sizeof *grown);
-	if (grown) {
-		rt_graph_mem = grown;
-		rt_graph_mem[rt_ngraph_mem++] = (struct rt_graph_range){a, size};
-	}
-	pthread_mutex_unlock(&rt_graph_mem_lock);
-	if (!grown)
-		return cudaErrorMemoryAllocation;
-	*out = (void *)(uintptr_t)a;
-	return cudaSuccess;
-}
-
-cudaError_t rt_memory_graph_map(void *p, size_t size)
-{
-	devaddr_t a = (devaddr_t)(uintptr_t)p;
-	if (devmem_revive(a) != 0) {
-		rt_report_error("cudaGraphLaunch: the graph's allocation %p (%zu bytes) is still "
-				"allocated from an earlier launch: free it (a free node, cudaFree or "
-				"cudaFreeAsync) before the graph runs again", p, size);
-		return cudaErrorInvalidValue;
-	}
 	atomic_fetch_add(&rt_in_use, size);
 	rt_allocs_add(a);
 	rt_report_track_alloc(a, size);
-	return cudaSuccess;
-}
-
-cudaError_t rt_memory_graph_unmap(void *p)
-{
-	struct devmem_info info;
-	devaddr_t a = (devaddr_t)(uintptr_t)p;
-	if (devmem_find(a, &info) != 0 || info.base != a) {
-		rt_report_error("cudaGraphLaunch: a free node frees %p, which is not allocated "
-				"(freed already, or its allocation node has not run)", p);
-		return cudaErrorInvalidValue;
-	}
-	return rt_release(p, &info);
-}
-
-cudaError_t rt_memory_graph_footprint(int attr, uint64_t *value, int set)
-{
-	if (attr < 0 || attr > 3 || !value)
-		return cudaErrorInvalidValue;
-	pthread_mutex_lock(&rt_graph_mem_lock);
-	cudaError_t e = cudaSuccess;
-	if (!set)
-		*value = rt_graph_fp[attr];
-	else if ((attr & 1) && *value == 0) /* only the high-water marks reset, to 0 */
-		rt_graph_fp[attr] = rt_graph_fp[attr - 1];
-	else
-		e = cudaErrorInvalidValue;
-	pthread_mutex_unlock(&rt_graph_mem_lock);
-	return e;
-}
-
-void rt_memory_graph_trim(void)
-{
-	pthread_mutex_lock(&rt_graph_mem_lock);
-	rt_graph_pool(rt_graph_need());
-	pthread_mutex_unlock(&rt_graph_mem_lock);
 }
 
 /* Frees an allocation of one of the kinds allowed; says what was wrong otherwise. */
@@ -378,11 +195,8 @@ static cudaError_t rt_free_now(const char *call, void *ptr, int host_kind)
 	if (devmem_find(a, &info) == 0 && info.base == a &&
 	    (host_kind ? info.kind == DEVMEM_HOST
 		       : (info.kind == DEVMEM_GLOBAL || info.kind == DEVMEM_MANAGED))) {
-		pthread_mutex_lock(&rt_graph_mem_lock); /* a graph's allocation: no longer held */
-		size_t held = rt_graph_size(a);
-		rt_graph_held -= held < rt_graph_held ? held : rt_graph_held;
-		pthread_mutex_unlock(&rt_graph_mem_lock);
-		return rt_release(ptr, &info);
+		rt_memory_graph_freed(a);
+		return rt_memory_release(ptr, &info);
 	}
 	enum rt_mem_misuse m;
 	if (devmem_find(a, &info) == 0 && info.base != a) {
@@ -521,7 +335,7 @@ static cudaError_t rt_resolve(const char *call, const char *arg, const void *p, 
 			return cudaSuccess;
 		goto past_end;
 	}
-	if (rt_graph_reserved(a, n) && (*out = devmem_backing(a, n)))
+	if (rt_memory_graph_reserved(a, n) && (*out = devmem_backing(a, n)))
 		return cudaSuccess; /* a graph's node: its allocation node maps it when it runs */
 	if (devmem_in_device_range(a) && devmem_nearest(a, &info) == 0) {
 		if (!info.live && a >= info.base && a < info.base + info.size)
@@ -778,7 +592,7 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t coun
 			      stream, 1);
 }
 
-/* ---- stream-ordered free, 2D sets, registration, managed hints --------------------- */
+/* ---- stream-ordered free, 2D sets ------------------------------------------------- */
 
 /* Stream-ordered free: cudaFree's on a valid stream (it waits for the queued work), or a
  * free node on a stream a capture follows (cudart_capture.h). Pools hold nothing beyond
@@ -812,87 +626,6 @@ cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, si
 	struct rt_mem_req r = {.d = d, .n = width, .value = (unsigned)value, .rows = height,
 			       .dpitch = pitch, .dst = devPtr};
 	return rt_stream_memory(0, 0, &r);
-}
-
-/* Page-locking only speeds up a GPU's copies: here it is bookkeeping, so that the
- * errors of unregistering twice or registering twice come out as on a GPU. */
-static pthread_mutex_t rt_registered_lock = PTHREAD_MUTEX_INITIALIZER;
-static void **rt_registered;
-static size_t rt_nregistered;
-
-cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
-{
-	cudaError_t e = rt_error_enter();
-	if (e)
-		return e;
-	if (!ptr || !size || flags > 0xf)
-		return rt_error_set(cudaErrorInvalidValue);
-	pthread_mutex_lock(&rt_registered_lock);
-	e = cudaSuccess;
-	for (size_t i = 0; i < rt_nregistered; i++)
-		if (rt_registered[i] == ptr)
-			e = cudaErrorHostMemoryAlreadyRegistered;
-	if (!e) {
-		void **grown = realloc(rt_registered, (rt_nregistered + 1) * sizeof *grown);
-		if (grown) {
-			rt_registered = grown;
-			rt_registered[rt_nregistered++] = ptr;
-		} else {
-			e = cudaErrorMemoryAllocation;
-		}
-	}
-	pthread_mutex_unlock(&rt_registered_lock);
-	return rt_error_set(e);
-}
-
-cudaError_t cudaHostUnregister(void *ptr)
-{
-	rt_async_idle(); /* queued copies may still use it */
-	cudaError_t e = rt_error_enter();
-	if (e)
-		return e;
-	e = cudaErrorHostMemoryNotRegistered;
-	pthread_mutex_lock(&rt_registered_lock);
-	for (size_t i = 0; i < rt_nregistered; i++)
-		if (rt_registered[i] == ptr) {
-			rt_registered[i] = rt_registered[--rt_nregistered];
-			e = cudaSuccess;
-			break;
-		}
-	pthread_mutex_unlock(&rt_registered_lock);
-	return rt_error_set(e);
-}
-
-/* Managed memory is host memory the interpreter reads directly: nothing to move. */
-static cudaError_t rt_managed_hint(const char *call, const void *p, size_t count)
-{
-	cudaError_t e = rt_error_enter();
-	if (e)
-		return e;
-	struct devmem_info info;
-	devaddr_t a = (devaddr_t)(uintptr_t)p;
-	if (!p || !count || devmem_find(a, &info) != 0 || info.kind != DEVMEM_MANAGED ||
-	    !devmem_host(a, count)) {
-		rt_report_api(call, "%p is not a range of memory from cudaMallocManaged", p);
-		return rt_error_set(cudaErrorInvalidValue);
-	}
-	return cudaSuccess;
-}
-
-cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
-				 unsigned int flags, cudaStream_t stream)
-{
-	(void)location, (void)flags;
-	if (!rt_stream_valid(stream))
-		return rt_error_set(cudaErrorInvalidResourceHandle);
-	return rt_managed_hint("cudaMemPrefetchAsync", devPtr, count);
-}
-
-cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice,
-			  struct cudaMemLocation location)
-{
-	(void)advice, (void)location;
-	return rt_managed_hint("cudaMemAdvise", devPtr, count);
 }
 
 /* ---- queries ------------------------------------------------------------------- */
@@ -964,10 +697,6 @@ cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count,
 	__attribute__((alias("cudaMemcpyAsync")));
 cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width, size_t height)
 	__attribute__((alias("cudaMemset2D")));
-cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
-				      struct cudaMemLocation location, unsigned int flags,
-				      cudaStream_t stream)
-	__attribute__((alias("cudaMemPrefetchAsync")));
 cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t stream)
 	__attribute__((alias("cudaFreeAsync")));
 cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch,

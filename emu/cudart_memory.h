@@ -1,6 +1,7 @@
 /* cudart_memory — the memory half of the runtime API: allocation (device, pinned host,
  * managed), copies and sets (the Async forms run in order, synchronously), symbols.
- * Stream-ordered allocation and memory pools: cudart_pool.h.
+ * Stream-ordered allocation and memory pools: cudart_pool.h; graph memory:
+ * cudart_graph_memory.h; page-locking and managed memory's hints: cudart_memhints.h.
  *
  * Every pointer is classified before use, so a host pointer passed where a device
  * pointer is needed (or the reverse), a freed pointer, or a range running past its
@@ -52,22 +53,15 @@ size_t rt_memory_total(void);
 cudaError_t rt_memory_resolve(const char *call, const char *arg, const void *p, size_t n,
 			      enum cudaMemcpyKind kind, int is_src, void **out);
 
-/* Graph memory (cudart_graph_exec.c): reserve gives an allocation node its address (not
- * usable until map, which the node does when it runs, at every launch); unmap is a free
- * node. cudaFree and cudaFreeAsync free it too. The footprint: get or (set) reset one
- * of the cudaGraphMemAttributeType values; trim gives back reserved memory not in use. */
-cudaError_t rt_memory_graph_reserve(size_t size, void **out);
-cudaError_t rt_memory_graph_map(void *p, size_t size);
-cudaError_t rt_memory_graph_unmap(void *p);
-cudaError_t rt_memory_graph_footprint(int attr, uint64_t *value, int set);
-/* The size of the graph allocation at p (0 when p starts none). */
-size_t rt_memory_graph_bytes(const void *p);
-/* cudaGraphLaunch (operation seq on stream) of a graph whose own allocations hold at most
- * peak bytes at once and which leaves held more bytes allocated (negative: it frees
- * earlier launches' allocations): grows the footprint to what the launch needs. */
-cudaError_t rt_memory_graph_launch(const void *stream, uint64_t seq, uint64_t peak,
-				   int64_t held);
-void rt_memory_graph_trim(void);
+/* Frees the live allocation ptr (info: its devmem entry): its written flags, the bytes
+ * in use, cudaDeviceReset's list and the report's; cudaErrorInvalidValue when devmem
+ * cannot free it. */
+cudaError_t rt_memory_release(void *ptr, const struct devmem_info *info);
+
+/* Counts the device allocation [a, a+size), made live outside rt_memory_alloc (a graph's
+ * allocation node mapping its range, cudart_graph_memory.c), as rt_memory_alloc counts
+ * its own: in use, freed by cudaDeviceReset, known to the report. */
+void rt_memory_track(devaddr_t a, size_t size);
 
 /* cudaDeviceReset: frees every allocation the program made. */
 void rt_memory_reset(void);
@@ -100,12 +94,6 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t coun
 				      cudaStream_t stream);
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream);
 cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
-cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
-cudaError_t cudaHostUnregister(void *ptr);
-cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
-				 unsigned int flags, cudaStream_t stream);
-cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice,
-			  struct cudaMemLocation location);
 cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr);
 

@@ -14,6 +14,7 @@
 
 #include "cudart_device.h"
 #include "cudart_errors.h"
+#include "cudart_memhints.h"
 #include "cudart_memory.h"
 #include "cudart_pool.h"
 #include "cudart_report.h"
