@@ -5,8 +5,10 @@
 # and bench/cuda_samples.md for those left out and why). For each: right (exit 0, no
 # failure printed), wrong, refused (the emulator said what it does not emulate) or
 # timeout; the wall time; the thread-instructions the emulator executed
-# (PMPPLAB_EMU_STATS), the seconds its kernels took and the CPU seconds meanwhile (all
-# threads: on a shared machine wall time says more about the load than the emulator);
+# (PMPPLAB_EMU_STATS), the seconds its kernels took and the CPU seconds of the emulator's
+# workers that ran them (on a shared machine wall time says more about the load than the
+# emulator; the host program's own threads, which may run meanwhile, are not counted:
+# the bound is about the kernels);
 # and the bound: the CPU time of 10 x those instructions at the slowest per-core rate of
 # emu_bench's three scalar kernels (vector add, tiled matmul, shared reduction: the
 # fourth, wmma, counts one tensor-core instruction per 16x16x16 product), measured

@@ -294,17 +294,17 @@ static void rt_launch_run(void *arg)
 	};
 	struct emu_fault fault;
 	memset(&fault, 0, sizeof fault);
-	/* launches run one at a time, here; the host's own CPU time while it runs is
-	 * counted too (it mostly waits) */
+	/* launches run one at a time, here; the CPU time is the workers' only, not that of
+	 * the host's threads, which may run their own loops meanwhile (systemWideAtomics) */
 	struct rt_launch_cost cost = {-rt_clock_ms(CLOCK_MONOTONIC),
-				      -rt_clock_ms(CLOCK_PROCESS_CPUTIME_ID),
+				      -(double)emu_worker_cpu_ns() / 1e6,
 				      emu_thread_instructions()};
 	rt_prov_launch_begin(); /* issue 14: whose work the results are */
 	int rc = op->cooperative ? rt_launch_cooperative(&l, &fault, f->name)
 				 : rt_race_run(&l, &fault, f->name); /* issue 6: PMPPLAB_EMU_RACECHECK */
 	rt_prov_launch_end();
 	cost.ms += rt_clock_ms(CLOCK_MONOTONIC);
-	cost.cpu_ms += rt_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
+	cost.cpu_ms += (double)emu_worker_cpu_ns() / 1e6;
 	cost.insns = emu_thread_instructions() - cost.insns;
 	cudaError_t e = cudaSuccess;
 	if (rc != 0 && fault.kind == EMU_OK) {

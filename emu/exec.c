@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "emu_device.h"
@@ -44,9 +45,27 @@ uint64_t emu_thread_instructions(void)
 	return atomic_load(&emu_insn_total);
 }
 
+/* The workers' CPU time: a worker's thread is new (its clock starts at 0) unless the
+ * launching thread runs the blocks itself, which sets this first (run) */
+static _Atomic uint64_t emu_cpu_total_ns;
+static _Thread_local uint64_t worker_cpu_start;
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t emu_worker_cpu_ns(void)
+{
+	return atomic_load(&emu_cpu_total_ns);
+}
+
 void exec_count_insns(uint64_t n)
 {
 	atomic_fetch_add(&emu_insn_total, n);
+	atomic_fetch_add(&emu_cpu_total_ns, thread_cpu_ns() - worker_cpu_start);
 }
 
 void emu_set_printf_stream(void *file)
@@ -448,14 +467,13 @@ static int run(const struct emu_launch *l, struct emu_fault *fault, int cooperat
 		rc = -ENOMEM;
 		goto out_join;
 	}
-	if (nw == 1) {
-		body(&wk[0]);
-	} else {
+	if (nw > 1)
 		for (; started < nw; started++)
 			if (pthread_create(&th[started], NULL, body, &wk[started]))
 				break;
-		if (!started)
-			body(&wk[0]);
+	if (!started) {
+		worker_cpu_start = thread_cpu_ns();
+		body(&wk[0]);
 	}
 out_join:
 	for (unsigned i = 0; i < started; i++)

@@ -126,5 +126,8 @@ void emu_set_hooks(const struct emu_hooks *hooks); /* process-wide; NULL turns o
 
 /* Cumulative thread-instruction count (for the benchmark). */
 uint64_t emu_thread_instructions(void);
+/* Cumulative CPU time of the threads that ran blocks (ns): the kernels' own, without the
+ * host program's threads meanwhile (PMPPLAB_EMU_STATS). */
+uint64_t emu_worker_cpu_ns(void);
 
 #endif

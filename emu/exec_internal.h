@@ -246,7 +246,8 @@ int block_step(struct block *b);
 /* Ends a block that returned RC: counts, printf output, its fault. Returns RC, or the
  * launch's code when the block faulted. */
 int block_finish(struct worker *wk, struct block *b, int rc);
-/* Adds a worker's thread-instructions to emu_thread_instructions() at its end. */
+/* Adds a worker's thread-instructions to emu_thread_instructions() and its thread's CPU
+ * time to emu_worker_cpu_ns(), at its end. */
 void exec_count_insns(uint64_t n);
 
 /* ---- the grid barrier (exec_grid.c) --------------------------------------------- */
