@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -523,73 +524,59 @@ static cudaError_t rt_symbol_range(const char *call, const void *symbol, size_t 
 	return cudaSuccess;
 }
 
-static cudaError_t rt_to_symbol(const char *call, const void *symbol, const void *src,
-				size_t count, size_t offset, enum cudaMemcpyKind kind,
-				cudaStream_t stream, int async)
-{
-	cudaError_t e = rt_error_enter();
-	if (e)
-		return e;
-	if (!rt_stream_valid(stream))
-		return rt_error_set(cudaErrorInvalidResourceHandle);
-	if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
-	    kind != cudaMemcpyDefault) {
-		rt_report_api(call, "%s cannot copy into a symbol", rt_kind_name(kind));
-		return rt_error_set(cudaErrorInvalidMemcpyDirection);
-	}
-	void *dst;
-	e = rt_symbol_range(call, symbol, count, offset, &dst);
-	if (!e)
-		e = rt_copy(call, dst, src, count, kind, stream, async);
-	return rt_error_set(e);
-}
-
-static cudaError_t rt_from_symbol(const char *call, void *dst, const void *symbol,
+/* A copy into (TO) or out of a __device__ variable: HOST is the other side. The kinds
+ * each direction accepts are the runtime's: nothing may come from, or go to, the host
+ * on the symbol's side. */
+static cudaError_t rt_symbol_copy(const char *call, const void *symbol, void *host,
 				  size_t count, size_t offset, enum cudaMemcpyKind kind,
-				  cudaStream_t stream, int async)
+				  cudaStream_t stream, int async, bool to)
 {
 	cudaError_t e = rt_error_enter();
 	if (e)
 		return e;
 	if (!rt_stream_valid(stream))
 		return rt_error_set(cudaErrorInvalidResourceHandle);
-	if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
-	    kind != cudaMemcpyDefault) {
-		rt_report_api(call, "%s cannot copy out of a symbol", rt_kind_name(kind));
+	if (kind != (to ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost) &&
+	    kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault) {
+		rt_report_api(call, "%s cannot copy %s a symbol", rt_kind_name(kind),
+			      to ? "into" : "out of");
 		return rt_error_set(cudaErrorInvalidMemcpyDirection);
 	}
-	void *src;
-	e = rt_symbol_range(call, symbol, count, offset, &src);
+	void *dev;
+	e = rt_symbol_range(call, symbol, count, offset, &dev);
 	if (!e)
-		e = rt_copy(call, dst, src, count, kind, stream, async);
+		e = to ? rt_copy(call, dev, host, count, kind, stream, async)
+		       : rt_copy(call, host, dev, count, kind, stream, async);
 	return rt_error_set(e);
 }
 
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
 			       size_t offset, enum cudaMemcpyKind kind)
 {
-	return rt_to_symbol("cudaMemcpyToSymbol", symbol, src, count, offset, kind, 0, 0);
+	/* src is only read: the copy goes into the symbol */
+	return rt_symbol_copy("cudaMemcpyToSymbol", symbol, (void *)src, count, offset, kind, 0,
+			      0, true);
 }
 
 cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
 				    size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-	return rt_to_symbol("cudaMemcpyToSymbolAsync", symbol, src, count, offset, kind, stream,
-			    1);
+	return rt_symbol_copy("cudaMemcpyToSymbolAsync", symbol, (void *)src, count, offset,
+			      kind, stream, 1, true);
 }
 
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
 				 enum cudaMemcpyKind kind)
 {
-	return rt_from_symbol("cudaMemcpyFromSymbol", dst, symbol, count, offset, kind, 0, 0);
+	return rt_symbol_copy("cudaMemcpyFromSymbol", symbol, dst, count, offset, kind, 0, 0, false);
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count,
 				      size_t offset, enum cudaMemcpyKind kind,
 				      cudaStream_t stream)
 {
-	return rt_from_symbol("cudaMemcpyFromSymbolAsync", dst, symbol, count, offset, kind,
-			      stream, 1);
+	return rt_symbol_copy("cudaMemcpyFromSymbolAsync", symbol, dst, count, offset, kind,
+			      stream, 1, false);
 }
 
 /* ---- stream-ordered free, 2D sets ------------------------------------------------- */
