@@ -49,7 +49,7 @@ int span_shape(const uint64_t *a, uint64_t ends[4])
 {
 	u64x4_t row = { 0, 0, 0, 0 }, one = { 0, 0, 0, 0 };
 	for (unsigned k = 0; k < 8; k++) {
-		const uint64_t s = 16 * (k & 3);
+		const uint64_t s = (uint64_t)(k & 3) * 16;
 		const u64x4_t step = { s, s + 4, s + 8, s + 12 };
 		u64x4_t x;
 		memcpy(&x, a + 4 * k, sizeof x);
