@@ -16,11 +16,12 @@
  * outputs on the emulator are a few megabytes. */
 #define PROV_MAX_BYTES ((size_t)1 << 30)
 
-/* A delivery, or a freed managed/pinned allocation (dst 0): DATA then WRITTEN, n each. */
+/* A delivery, or a freed managed/pinned allocation (dst 0): DATA (n bytes), then its
+ * flags as devmem_flags_get gives them, KBITS and FBITS ((n + 7) / 8 bytes each). */
 struct prov_record {
 	uintptr_t dst;
 	size_t n;
-	unsigned char *data, *written;
+	unsigned char *data, *kbits, *fbits;
 };
 
 static struct {
@@ -52,9 +53,10 @@ unsigned long long emu_launch_count(void)
 	return prov.launches;
 }
 
-/* Keeps N bytes delivered to DST (0: a freed allocation) with their flags (NULL: none
- * set). A newer delivery hides the older ones it covers entirely: they are dropped. */
-static void prov_keep(uintptr_t dst, const void *data, const unsigned char *written, size_t n)
+/* Keeps N bytes delivered to DST (0: a freed allocation) with the flags of the device
+ * memory at FROM they came from. A newer delivery hides the older ones it covers
+ * entirely: they are dropped. */
+static void prov_keep(uintptr_t dst, const void *data, devaddr_t from, size_t n)
 {
 	if (!prov.on || !n)
 		return;
@@ -71,17 +73,16 @@ static void prov_keep(uintptr_t dst, const void *data, const unsigned char *writ
 		prov.r = r;
 		prov.cap = cap;
 	}
-	unsigned char *copy = n <= PROV_MAX_BYTES - prov.bytes ? malloc(2 * n) : NULL;
+	size_t nb = (n + 7) / 8;
+	unsigned char *copy = n <= PROV_MAX_BYTES - prov.bytes ? malloc(n + 2 * nb) : NULL;
 	if (!copy) {
 		prov.overflow = 1;
 		return;
 	}
 	memcpy(copy, data, n);
-	if (written)
-		memcpy(copy + n, written, n);
-	else
-		memset(copy + n, 0, n);
-	prov.r[prov.n++] = (struct prov_record){ dst, n, copy, copy + n };
+	if (devmem_flags_get(from, n, copy + n, copy + n + nb) != 0)
+		memset(copy + n, 0, 2 * nb); /* not reached: the callers checked FROM */
+	prov.r[prov.n++] = (struct prov_record){ dst, n, copy, copy + n, copy + n + nb };
 	prov.bytes += n;
 }
 
@@ -94,27 +95,25 @@ static int prov_unified(const void *p)
 
 void rt_prov_copy(const void *dst, const void *src, size_t n)
 {
-	const unsigned char *sf = devmem_written_peek((devaddr_t)(uintptr_t)src, n);
-	if (sf && prov_unified(src))
+	devaddr_t d = (devaddr_t)(uintptr_t)dst, s = (devaddr_t)(uintptr_t)src;
+	int from_device = devmem_host(s, n) != NULL; /* it has flags */
+	if (from_device && prov_unified(src))
 		devmem_unified_reconcile(); /* the host may have changed it since the kernel */
-	unsigned char *df = devmem_written((devaddr_t)(uintptr_t)dst, n);
-	if (df) {
-		if (sf)
-			memmove(df, sf, n);
+	if (devmem_host(d, n)) {
+		if (from_device)
+			devmem_flags_copy(d, s, n);
 		else
-			memset(df, 0, n);
-		if (sf && prov_unified(dst))
+			devmem_flags_set(d, n, 0);
+		if (from_device && prov_unified(dst))
 			devmem_unified_snapshot();
-	} else if (sf) {
-		prov_keep((uintptr_t)dst, dst, sf, n);
+	} else if (from_device) {
+		prov_keep((uintptr_t)dst, dst, s, n);
 	}
 }
 
 void rt_prov_set(const void *dst, size_t n)
 {
-	unsigned char *df = devmem_written((devaddr_t)(uintptr_t)dst, n);
-	if (df)
-		memset(df, DEVMEM_FILLED, n);
+	devmem_flags_set((devaddr_t)(uintptr_t)dst, n, DEVMEM_FILLED);
 }
 
 void rt_prov_launch_begin(void)
@@ -128,10 +127,11 @@ void rt_prov_launch_end(void)
 	prov.launches++;
 }
 
-static int any_set(const unsigned char *w, size_t n)
+/* Nonzero when some of bits [0, n) of MAP is set (the bits past n are 0). */
+static int any_bit(const unsigned char *map, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (w[i])
+	for (size_t i = 0; i < (n + 7) / 8; i++)
+		if (map[i])
 			return 1;
 	return 0;
 }
@@ -143,9 +143,15 @@ void rt_prov_free(const void *p)
 	if (!prov.on || !prov_unified(p) || devmem_find(a, &in) != 0 || !in.size)
 		return;
 	devmem_unified_reconcile();
-	const unsigned char *w = devmem_written_peek(a, in.size);
-	if (w && any_set(w, in.size))
-		prov_keep(0, devmem_host(a, in.size), w, in.size);
+	size_t nb = (in.size + 7) / 8;
+	unsigned char *bits = malloc(2 * nb);
+	if (!bits) {
+		prov.overflow = 1;
+		return;
+	}
+	if (devmem_flags_get(a, in.size, bits, bits + nb) == 0 && (any_bit(bits, in.size) || any_bit(bits + nb, in.size)))
+		prov_keep(0, devmem_host(a, in.size), a, in.size);
+	free(bits);
 }
 
 /* ---- the query ------------------------------------------------------------------- */
@@ -155,7 +161,7 @@ enum { C_KERNEL, C_STAGED, C_FILLED, C_CHANGED, C_UNWRITTEN, C_HOST }; /* per el
 
 /* A place the host may have copied kernel results from (at the same offsets). */
 struct prov_source {
-	const unsigned char *data, *written;
+	const unsigned char *data, *kbits, *fbits;
 	size_t n;
 };
 
@@ -164,20 +170,12 @@ struct prov_sources {
 	size_t n, cap;
 };
 
-static int any_kernel(const unsigned char *w, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (w[i] == DEVMEM_BY_KERNEL)
-			return 1;
-	return 0;
-}
-
 /* Only places with some kernel results are sources: a buffer the host only filled
  * would credit whatever equals its constant. */
 static void sources_add(struct prov_sources *ss, const unsigned char *data,
-			const unsigned char *written, size_t n)
+			const unsigned char *kbits, const unsigned char *fbits, size_t n)
 {
-	if (!any_kernel(written, n))
+	if (!any_bit(kbits, n))
 		return;
 	if (ss->n == ss->cap) {
 		size_t cap = ss->cap ? 2 * ss->cap : 16;
@@ -187,12 +185,12 @@ static void sources_add(struct prov_sources *ss, const unsigned char *data,
 		ss->s = s;
 		ss->cap = cap;
 	}
-	ss->s[ss->n++] = (struct prov_source){ data, written, n };
+	ss->s[ss->n++] = (struct prov_source){ data, kbits, fbits, n };
 }
 
 static void sources_add_view(const struct devmem_view *v, void *ctx)
 {
-	sources_add(ctx, (const unsigned char *)v->host, v->written, v->size);
+	sources_add(ctx, (const unsigned char *)v->host, v->kbits, v->fbits, v->size);
 }
 
 /* Per byte of [lo, lo + bytes): what the newest delivery to it says. */
@@ -207,11 +205,12 @@ static void direct_pass(const unsigned char *cur, size_t bytes, unsigned char *s
 		uintptr_t b = r->dst + r->n < hi ? r->dst + r->n : hi;
 		for (uintptr_t x = a; x < b; x++) {
 			size_t j = x - lo, i = x - r->dst;
+			int flag = devmem_flag_at(r->kbits, r->fbits, i);
 			if (!st[j])
-				st[j] = cur[j] != r->data[i]                ? ST_CHANGED
-					: r->written[i] == DEVMEM_BY_KERNEL ? ST_KERNEL
-					: r->written[i] == DEVMEM_FILLED    ? ST_FILLED
-									    : ST_UNWRITTEN;
+				st[j] = cur[j] != r->data[i]        ? ST_CHANGED
+					: flag == DEVMEM_BY_KERNEL ? ST_KERNEL
+					: flag == DEVMEM_FILLED    ? ST_FILLED
+								   : ST_UNWRITTEN;
 		}
 	}
 }
@@ -223,7 +222,7 @@ static int staged_match(const struct prov_source *s, const unsigned char *cur, s
 	if (at + elem > s->n || memcmp(cur + at, s->data + at, elem) != 0)
 		return 0;
 	for (size_t i = 0; i < elem; i++)
-		if (!s->written[at + i])
+		if (!devmem_flag_at(s->kbits, s->fbits, at + i))
 			return 0;
 	return 1;
 }
@@ -238,7 +237,7 @@ static void staging_pass(const unsigned char *cur, size_t count, size_t elem, un
 	for (size_t k = 0; k < prov.n; k++) {
 		const struct prov_record *r = &prov.r[k];
 		if (!r->dst || r->dst >= hi || r->dst + r->n <= lo)
-			sources_add(&ss, r->data, r->written, r->n);
+			sources_add(&ss, r->data, r->kbits, r->fbits, r->n);
 	}
 	devmem_unified_each(sources_add_view, &ss);
 	size_t best = 0, best_i = 0;
@@ -312,7 +311,7 @@ static void count_view(const struct devmem_view *v, void *ctx)
 {
 	unsigned long long *n = ctx;
 	for (size_t i = 0; i < v->size; i++)
-		*n += v->written[i] == DEVMEM_BY_KERNEL;
+		*n += devmem_flag_at(v->kbits, v->fbits, i) == DEVMEM_BY_KERNEL;
 }
 
 unsigned long long emu_provenance_kernel_bytes(void)
@@ -321,7 +320,7 @@ unsigned long long emu_provenance_kernel_bytes(void)
 	devmem_unified_reconcile();
 	for (size_t k = 0; k < prov.n; k++)
 		for (size_t i = 0; i < prov.r[k].n; i++)
-			n += prov.r[k].written[i] == DEVMEM_BY_KERNEL;
+			n += devmem_flag_at(prov.r[k].kbits, prov.r[k].fbits, i) == DEVMEM_BY_KERNEL;
 	devmem_unified_each(count_view, &n);
 	return n;
 }

@@ -7,10 +7,13 @@
  * allocation. Managed/host memory is ordinary host memory whose address is also its
  * device address.
  *
- * Every allocation also has its written flags (devmem.h): for device memory a third
- * reservation at the same offset as the data, so the flags cost address space only
- * until a kernel writes; for managed and host memory a mapping of twice the size, the
- * flags and then the snapshot of the values kernels wrote.
+ * Every allocation also has its written flags (devmem.h), two bitmaps K and F: for
+ * device memory in a third reservation, an eighth of the data's size each, at an eighth
+ * of the data's offset, so the flags cost address space only until a kernel writes; for
+ * managed and host memory in a mapping of its own, K, F and then the snapshot of the
+ * values kernels wrote. Allocations start 256-byte aligned, so two never share a 64-bit
+ * word of flags: a kernel's atomic OR on one (devmem_flag_or) concerns one allocation.
+ * The runtime's side reads and writes them byte by byte while no kernel runs.
  */
 #include "devmem.h"
 
@@ -32,13 +35,13 @@ struct devmem_alloc {
 	devaddr_t base;
 	size_t size;
 	char *host; /* backing memory */
-	unsigned char *written; /* the written flags, one a byte (devmem.h) */
-	char *snap;             /* managed/host: values at the last snapshot */
+	unsigned char *kbits, *fbits; /* the written flags (devmem.h): bit i: byte i */
+	char *snap;                   /* managed/host: values at the last snapshot */
 	enum devmem_kind kind;
 	char *label;
 	int live;
-	/* some written flag may be set: a pointer to the flags was handed out to a writer
-	 * (devmem_written, devmem_lookup_range). Reconcile and snapshot skip the others, so
+	/* some written flag may be set: a handle to the flags was handed out to a writer
+	 * (devmem_written, devmem_lookup_range), or a set or copy wrote some. Reconcile and snapshot skip the others, so
 	 * a launch costs nothing for a large pinned buffer no kernel or copy wrote (it
 	 * scanned every byte's flag twice a launch: 32 ms for 64 MiB). Set, never cleared. */
 	int flagged;
@@ -48,11 +51,90 @@ static pthread_rwlock_t devmem_lock = PTHREAD_RWLOCK_INITIALIZER;
 static pthread_once_t devmem_once = PTHREAD_ONCE_INIT;
 static char *devmem_dev;    /* PROT_NONE reservation (device addresses) */
 static char *devmem_shadow; /* RW data */
-static unsigned char *devmem_flags; /* RW written flags, at the data's offsets */
+static unsigned char *devmem_kmap, *devmem_fmap; /* RW flag bitmaps, at an eighth of the
+						   data's offsets */
 static size_t devmem_range, devmem_next;
 static struct devmem_alloc *devmem_tab; /* sorted by base */
 static size_t devmem_n, devmem_cap;
 static size_t devmem_scanned; /* bytes of flags reconcile and snapshot read (devmem.h) */
+
+/* Bytes of one bitmap of SPAN bytes' flags, whole 64-bit words (the scans read words). */
+static size_t devmem_bitmap_size(size_t span)
+{
+	return (span + 63) / 64 * 8;
+}
+
+/* A managed or host allocation's flags mapping: K, F, the snapshot. */
+static size_t devmem_unified_flags_size(size_t span)
+{
+	return 2 * devmem_bitmap_size(span) + span;
+}
+
+/* Gives back the whole pages of [lo, hi) of MAP. */
+static void devmem_drop_pages(void *map, size_t lo, size_t hi)
+{
+	lo = (lo + 4095) & ~(size_t)4095;
+	hi &= ~(size_t)4095;
+	if (hi > lo)
+		madvise((char *)map + lo, hi - lo, MADV_DONTNEED);
+}
+
+/* ---- bitmaps: bit i of MAP is bit i % 8 of MAP[i / 8] --------------------------- */
+
+/* Up to 8 bits of MAP from bit AT on (K of them: no byte past them is read). */
+static unsigned bits_get8(const unsigned char *map, size_t at, unsigned k)
+{
+	unsigned s = at & 7, v = map[at >> 3] >> s;
+	if (s + k > 8)
+		v |= (unsigned)map[(at >> 3) + 1] << (8 - s);
+	return v & ((1u << k) - 1);
+}
+
+/* Bits [at, at + k) of MAP (k <= 8) to the low K bits of V. */
+static void bits_put8(unsigned char *map, size_t at, unsigned v, unsigned k)
+{
+	unsigned s = at & 7, mask = ((1u << k) - 1) << s, val = v << s;
+	unsigned char *p = map + (at >> 3);
+	p[0] = (unsigned char)((p[0] & ~mask) | (val & mask));
+	if (s + k > 8)
+		p[1] = (unsigned char)((p[1] & ~(mask >> 8)) | ((val & mask) >> 8));
+}
+
+/* Bits [at, at + n) of MAP set to V (0 or 1). */
+static void bits_fill(unsigned char *map, size_t at, size_t n, int v)
+{
+	unsigned ones = v ? 0xff : 0;
+	for (; n && (at & 7); at++, n--)
+		bits_put8(map, at, ones, 1);
+	memset(map + (at >> 3), (int)ones, n / 8);
+	at += n / 8 * 8;
+	if (n % 8)
+		bits_put8(map, at, ones, (unsigned)(n % 8));
+}
+
+/* N bits from SRC's bit SAT on to DST's bit DAT on. The ranges must not overlap. */
+static void bits_copy(unsigned char *dst, size_t dat, const unsigned char *src, size_t sat,
+		      size_t n)
+{
+	size_t i = 0;
+	if (((dat ^ sat) & 7) == 0) { /* the same place in a byte: whole bytes between */
+		for (; i < n && ((dat + i) & 7); i++)
+			bits_put8(dst, dat + i, bits_get8(src, sat + i, 1), 1);
+		size_t whole = (n - i) / 8 * 8;
+		memcpy(dst + ((dat + i) >> 3), src + ((sat + i) >> 3), whole / 8);
+		i += whole;
+	}
+	for (; i < n; i += 8) {
+		unsigned k = n - i < 8 ? (unsigned)(n - i) : 8;
+		bits_put8(dst, dat + i, bits_get8(src, sat + i, k), k);
+	}
+}
+
+/* Nonzero when bits [a, a + n) and [b, b + n) of the same map may share a byte. */
+static int bits_overlap(size_t a, size_t b, size_t n)
+{
+	return a / 8 <= (b + n) / 8 && b / 8 <= (a + n) / 8;
+}
 
 /* Reserves the ranges, trying smaller sizes when the system refuses a large one. */
 static void devmem_setup(void)
@@ -64,19 +146,20 @@ static void devmem_setup(void)
 			continue;
 		void *s = mmap(NULL, sz, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		void *f = mmap(NULL, sz, PROT_READ | PROT_WRITE,
+		void *f = mmap(NULL, sz / 4, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (s == MAP_FAILED || f == MAP_FAILED) {
 			munmap(d, sz);
 			if (s != MAP_FAILED)
 				munmap(s, sz);
 			if (f != MAP_FAILED)
-				munmap(f, sz);
+				munmap(f, sz / 4);
 			continue;
 		}
 		devmem_dev = d;
 		devmem_shadow = s;
-		devmem_flags = f;
+		devmem_kmap = f;
+		devmem_fmap = (unsigned char *)f + sz / 8;
 		devmem_range = sz;
 		devmem_next = DEVMEM_ALIGN; /* keep device address base+0 unused */
 		return;
@@ -126,15 +209,16 @@ int devmem_alloc(size_t size, enum devmem_kind kind, const char *label, devaddr_
 			       -1, 0);
 		if (p == MAP_FAILED)
 			goto fail_label;
-		void *f = mmap(NULL, 2 * span, PROT_READ | PROT_WRITE,
+		void *f = mmap(NULL, devmem_unified_flags_size(span), PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (f == MAP_FAILED) {
 			munmap(p, span);
 			goto fail_label;
 		}
 		a.host = p;
-		a.written = f;
-		a.snap = (char *)f + span;
+		a.kbits = f;
+		a.fbits = a.kbits + devmem_bitmap_size(span);
+		a.snap = (char *)a.fbits + devmem_bitmap_size(span);
 		a.base = (devaddr_t)(uintptr_t)p;
 	}
 	pthread_rwlock_wrlock(&devmem_lock);
@@ -146,7 +230,8 @@ int devmem_alloc(size_t size, enum devmem_kind kind, const char *label, devaddr_
 			goto fail_unlock;
 		a.base = (devaddr_t)(uintptr_t)(devmem_dev + devmem_next);
 		a.host = devmem_shadow + devmem_next;
-		a.written = devmem_flags + devmem_next;
+		a.kbits = devmem_kmap + devmem_next / 8;
+		a.fbits = devmem_fmap + devmem_next / 8;
 		devmem_next += need;
 	}
 	if (devmem_insert(&a) < 0)
@@ -159,7 +244,7 @@ fail_unlock:
 	pthread_rwlock_unlock(&devmem_lock);
 	if (a.host && (kind == DEVMEM_MANAGED || kind == DEVMEM_HOST)) {
 		munmap(a.host, span);
-		munmap(a.written, 2 * span);
+		munmap(a.kbits, devmem_unified_flags_size(span));
 	}
 fail_label:
 	free(a.label);
@@ -179,19 +264,16 @@ int devmem_free(devaddr_t addr)
 	size_t span = a->size ? a->size : 1;
 	if (a->kind == DEVMEM_MANAGED || a->kind == DEVMEM_HOST) {
 		munmap(a->host, span);
-		munmap(a->written, 2 * span);
+		munmap(a->kbits, devmem_unified_flags_size(span));
 	} else {
 		/* give whole pages back; the range itself is never reused */
 		size_t off = (size_t)(a->host - devmem_shadow);
-		uintptr_t lo = ((uintptr_t)off + 4095) & ~(uintptr_t)4095;
-		uintptr_t hi = ((uintptr_t)off + span) & ~(uintptr_t)4095;
-		if (hi > lo) {
-			madvise(devmem_shadow + lo, hi - lo, MADV_DONTNEED);
-			madvise(devmem_flags + lo, hi - lo, MADV_DONTNEED);
-		}
+		devmem_drop_pages(devmem_shadow, off, off + span);
+		devmem_drop_pages(devmem_kmap, off / 8, (off + span) / 8);
+		devmem_drop_pages(devmem_fmap, off / 8, (off + span) / 8);
 	}
 	a->host = NULL;
-	a->written = NULL;
+	a->kbits = a->fbits = NULL;
 	a->snap = NULL;
 	pthread_rwlock_unlock(&devmem_lock);
 	return 0;
@@ -208,8 +290,11 @@ int devmem_revive(devaddr_t addr)
 	}
 	size_t off = (size_t)(addr - (devaddr_t)(uintptr_t)devmem_dev);
 	a->host = devmem_shadow + off;
-	a->written = devmem_flags + off;
-	memset(a->written, 0, a->size ? a->size : 1); /* the host's, as a fresh allocation */
+	a->kbits = devmem_kmap + off / 8;
+	a->fbits = devmem_fmap + off / 8;
+	/* the host's, as a fresh allocation */
+	bits_fill(a->kbits, 0, a->size ? a->size : 1, 0);
+	bits_fill(a->fbits, 0, a->size ? a->size : 1, 0);
 	a->live = 1;
 	pthread_rwlock_unlock(&devmem_lock);
 	return 0;
@@ -264,7 +349,7 @@ int devmem_locate(devaddr_t addr, size_t *rank, size_t *offset)
 }
 
 int devmem_lookup_range(devaddr_t addr, size_t len, devaddr_t *base, size_t *size,
-			char **host, unsigned char **written)
+			char **host, devmem_flags_t *written)
 {
 	pthread_rwlock_rdlock(&devmem_lock);
 	struct devmem_alloc *a = devmem_lookup(addr, len ? len : 1);
@@ -273,7 +358,7 @@ int devmem_lookup_range(devaddr_t addr, size_t len, devaddr_t *base, size_t *siz
 		*size = a->size ? a->size : 1;
 		*host = a->host;
 		if (written) {
-			*written = a->written;
+			*written = (devmem_flags_t)a->kbits * 8;
 			__atomic_store_n(&a->flagged, 1, __ATOMIC_RELAXED);
 		}
 	}
@@ -339,25 +424,94 @@ int devmem_in_device_range(uint64_t addr)
 
 /* ---- written flags ------------------------------------------------------------- */
 
-static unsigned char *devmem_flags_of(devaddr_t addr, size_t len, int for_writing)
+devmem_flags_t devmem_written(devaddr_t addr, size_t len)
 {
 	pthread_rwlock_rdlock(&devmem_lock);
 	struct devmem_alloc *a = devmem_lookup(addr, len ? len : 1);
-	unsigned char *w = a ? a->written + (addr - a->base) : NULL;
-	if (a && for_writing) /* under the read lock: others may set it too */
+	devmem_flags_t h = a ? (devmem_flags_t)a->kbits * 8 + (addr - a->base) : 0;
+	if (a) /* under the read lock: others may set it too */
 		__atomic_store_n(&a->flagged, 1, __ATOMIC_RELAXED);
 	pthread_rwlock_unlock(&devmem_lock);
-	return w;
+	return h;
 }
 
-unsigned char *devmem_written(devaddr_t addr, size_t len)
+void devmem_mark_lanes(const uint64_t *a, devmem_flags_t w0, unsigned size, uint32_t m)
 {
-	return devmem_flags_of(addr, len, 1);
+	if (m == 0xffffffffu) { /* a whole warp on consecutive elements (coalesced): one range */
+		uint64_t apart = 0;
+		for (unsigned l = 0; l < 31; l++)
+			apart |= (a[l + 1] - a[l]) ^ size;
+		if (!apart) {
+			devmem_mark_by_kernel(w0 + a[0], 32 * (size_t)size);
+			return;
+		}
+	}
+	for (; m; m &= m - 1)
+		devmem_mark_by_kernel(w0 + a[__builtin_ctz(m)], size);
 }
 
-const unsigned char *devmem_written_peek(devaddr_t addr, size_t len)
+int devmem_flags_set(devaddr_t addr, size_t n, int state)
 {
-	return devmem_flags_of(addr, len, 0);
+	pthread_rwlock_rdlock(&devmem_lock);
+	struct devmem_alloc *a = devmem_lookup(addr, n ? n : 1);
+	if (a) {
+		size_t at = addr - a->base;
+		bits_fill(a->kbits, at, n, state == DEVMEM_BY_KERNEL);
+		bits_fill(a->fbits, at, n, state == DEVMEM_FILLED);
+		if (state)
+			__atomic_store_n(&a->flagged, 1, __ATOMIC_RELAXED);
+	}
+	pthread_rwlock_unlock(&devmem_lock);
+	return a ? 0 : -ENOENT;
+}
+
+/* N bits of map SRC from SAT to DST from DAT, in memmove's order where they overlap. */
+static void devmem_copy_bits(unsigned char *dst, size_t dat, const unsigned char *src,
+			     size_t sat, size_t n)
+{
+	if (dst != src || !bits_overlap(dat, sat, n)) {
+		bits_copy(dst, dat, src, sat, n);
+		return;
+	}
+	unsigned char *t = malloc((n + 7) / 8); /* the same allocation, overlapping (rare) */
+	if (t) {
+		bits_copy(t, 0, src, sat, n);
+		bits_copy(dst, dat, t, 0, n);
+	} else { /* no memory: bit by bit, in the direction that reads before it writes */
+		for (size_t i = 0; i < n; i++) {
+			size_t j = dat > sat ? n - 1 - i : i;
+			bits_put8(dst, dat + j, bits_get8(src, sat + j, 1), 1);
+		}
+	}
+	free(t);
+}
+
+int devmem_flags_copy(devaddr_t dst, devaddr_t src, size_t n)
+{
+	pthread_rwlock_rdlock(&devmem_lock);
+	struct devmem_alloc *d = devmem_lookup(dst, n ? n : 1), *s = devmem_lookup(src, n ? n : 1);
+	if (d && s) {
+		size_t dat = dst - d->base, sat = src - s->base;
+		devmem_copy_bits(d->kbits, dat, s->kbits, sat, n);
+		devmem_copy_bits(d->fbits, dat, s->fbits, sat, n);
+		__atomic_store_n(&d->flagged, 1, __ATOMIC_RELAXED);
+	}
+	pthread_rwlock_unlock(&devmem_lock);
+	return d && s ? 0 : -ENOENT;
+}
+
+int devmem_flags_get(devaddr_t addr, size_t n, unsigned char *kbits, unsigned char *fbits)
+{
+	pthread_rwlock_rdlock(&devmem_lock);
+	struct devmem_alloc *a = devmem_lookup(addr, n ? n : 1);
+	if (a) {
+		memset(kbits, 0, (n + 7) / 8);
+		memset(fbits, 0, (n + 7) / 8);
+		bits_copy(kbits, 0, a->kbits, addr - a->base, n);
+		bits_copy(fbits, 0, a->fbits, addr - a->base, n);
+	}
+	pthread_rwlock_unlock(&devmem_lock);
+	return a ? 0 : -ENOENT;
 }
 
 size_t devmem_unified_scanned(void)
@@ -365,38 +519,49 @@ size_t devmem_unified_scanned(void)
 	return __atomic_load_n(&devmem_scanned, __ATOMIC_RELAXED);
 }
 
-/* Calls FN with the offset of every 8-byte group of A's flags that has a flag set:
- * reading the flags 8 at a time skips the untouched parts quickly. */
+/* Calls FN with every 64-byte group of A whose flags are not all 0 and G, the group's
+ * flags (K | F, bit i: byte at + i): reading the bitmaps a word at a time skips the
+ * untouched parts quickly. */
 static void devmem_each_flagged(const struct devmem_alloc *a,
-				void (*fn)(const struct devmem_alloc *, size_t))
+				void (*fn)(const struct devmem_alloc *, size_t, uint64_t))
 {
 	size_t span = a->size ? a->size : 1;
-	for (size_t i = 0; i < span; i += 8) {
-		uint64_t g = 0;
-		memcpy(&g, a->written + i, span - i < 8 ? span - i : 8);
-		if (g)
-			fn(a, i);
+	for (size_t i = 0; i < span; i += 64) {
+		uint64_t k, f;
+		memcpy(&k, a->kbits + i / 8, 8);
+		memcpy(&f, a->fbits + i / 8, 8);
+		if (k | f)
+			fn(a, i, k | f);
 	}
 }
 
-static void devmem_clear_changed(const struct devmem_alloc *a, size_t at)
+static void devmem_clear_changed(const struct devmem_alloc *a, size_t at, uint64_t g)
 {
-	size_t span = a->size ? a->size : 1;
-	for (size_t i = at; i < at + 8 && i < span; i++)
-		if (a->written[i] && a->host[i] != a->snap[i])
-			a->written[i] = 0;
+	if (g == ~0ull && memcmp(a->host + at, a->snap + at, 64) == 0)
+		return; /* a whole group kept (the usual case: a kernel's output) */
+	for (; g; g &= g - 1) {
+		size_t i = at + (size_t)__builtin_ctzll(g);
+		if (a->host[i] != a->snap[i]) {
+			bits_put8(a->kbits, i, 0, 1);
+			bits_put8(a->fbits, i, 0, 1);
+		}
+	}
 }
 
-static void devmem_keep_values(const struct devmem_alloc *a, size_t at)
+static void devmem_keep_values(const struct devmem_alloc *a, size_t at, uint64_t g)
 {
-	size_t span = a->size ? a->size : 1;
-	for (size_t i = at; i < at + 8 && i < span; i++)
-		if (a->written[i])
-			a->snap[i] = a->host[i];
+	if (g == ~0ull) {
+		memcpy(a->snap + at, a->host + at, 64);
+		return;
+	}
+	for (; g; g &= g - 1) {
+		size_t i = at + (size_t)__builtin_ctzll(g);
+		a->snap[i] = a->host[i];
+	}
 }
 
 /* Applies FN to the flagged groups of every live managed or host allocation. */
-static void devmem_each_unified(void (*fn)(const struct devmem_alloc *, size_t))
+static void devmem_each_unified(void (*fn)(const struct devmem_alloc *, size_t, uint64_t))
 {
 	pthread_rwlock_rdlock(&devmem_lock);
 	for (size_t k = 0; k < devmem_n; k++) {
@@ -427,7 +592,7 @@ void devmem_unified_each(void (*fn)(const struct devmem_view *, void *), void *c
 		if (!a->live || !a->snap)
 			continue;
 		struct devmem_view v = { a->base, a->size ? a->size : 1, a->kind, a->host,
-					 a->written };
+					 a->kbits, a->fbits };
 		fn(&v, ctx);
 	}
 	pthread_rwlock_unlock(&devmem_lock);

@@ -65,46 +65,103 @@ int devmem_locate(devaddr_t addr, size_t *rank, size_t *offset);
 /* Nonzero when addr is inside the reserved device range (live or not). */
 int devmem_in_device_range(uint64_t addr);
 
-/* For the interpreter's per-warp cache: the live allocation containing [addr, addr+len)
- * (len 0 treated as 1): its base, size (at least 1), backing pointer and written flags
- * (WRITTEN may be NULL). 0 or -ENOENT. */
-int devmem_lookup_range(devaddr_t addr, size_t len, devaddr_t *base, size_t *size,
-			char **host, unsigned char **written);
-
-/* Written flags: one byte per byte of every allocation, DEVMEM_BY_KERNEL where the last
- * write was a kernel's store or atomic (the interpreter sets them), DEVMEM_FILLED where it
- * was a cudaMemset, 0 where it was the host's otherwise: a fresh allocation, a copy from
- * host memory, or, for managed and host memory, which host code writes directly, a byte
- * whose value changed since the last snapshot. Copies carry them along. They tell whose work a program's results are (the grader's
- * provenance check, cudart_provenance.h).
+/* Written flags: who wrote each byte of every allocation last. DEVMEM_BY_KERNEL: a
+ * kernel's store or atomic (the interpreter marks them); DEVMEM_FILLED: a cudaMemset; 0:
+ * the host otherwise: a fresh allocation, a copy from host memory, or, for managed and
+ * host memory, which host code writes directly, a byte whose value changed since the last
+ * snapshot. Copies carry them along. They tell whose work a program's results are (the
+ * grader's provenance check, cudart_provenance.h).
  *
- * The flags of [addr, addr+len), or NULL unless the range lies in one live allocation. */
+ * They are two bitmaps of one bit a byte: K, which kernels set, and F, which a memset
+ * sets (and clears K); a byte is DEVMEM_BY_KERNEL where its K bit is set, else
+ * DEVMEM_FILLED where its F bit is. A kernel's store touches K only: a flag byte for
+ * every data byte made the first stores to a fresh output fault in as many pages of
+ * flags as of data (a fifth of a vector add's time).
+ *
+ * Kernels find the K bit of a byte as they find the byte: by adding its offset. A handle
+ * H (devmem_flags_t, 0: none) is the bit address of an allocation's first byte's K bit,
+ * where bit address 8 * A + b is bit b of the byte at host address A (bit i of a
+ * 64-bit word is bit i % 8 of its byte i / 8: little-endian); the byte at offset o has
+ * its K bit at H + o. */
 enum { DEVMEM_BY_KERNEL = 1, DEVMEM_FILLED = 2 };
-unsigned char *devmem_written(devaddr_t addr, size_t len);
-/* The same flags for a reader that never writes them (a copy's source): unlike
- * devmem_written, it leaves the allocation out of reconcile's and snapshot's scans when
- * nothing has written its flags. */
-const unsigned char *devmem_written_peek(devaddr_t addr, size_t len);
+typedef uintptr_t devmem_flags_t;
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+	       "devmem's flag words are read byte by byte too");
 
-/* Flags N bytes at FLAGS as a kernel's work. Blocks on several workers flag the same
- * bytes (atomics, or stores of equal values): relaxed atomic stores make that defined
- * (and silent under ThreadSanitizer) at the cost of plain byte stores on x86 and arm64. */
-static inline void devmem_mark_by_kernel(unsigned char *flags, size_t n)
+/* For the interpreter's per-warp cache: the live allocation containing [addr, addr+len)
+ * (len 0 treated as 1): its base, size (at least 1), backing pointer and written flags'
+ * handle (WRITTEN may be NULL). 0 or -ENOENT. */
+int devmem_lookup_range(devaddr_t addr, size_t len, devaddr_t *base, size_t *size,
+			char **host, devmem_flags_t *written);
+
+/* The handle of the K bit of addr, or 0 unless [addr, addr+len) lies in one live
+ * allocation: for a kernel that writes there (texture surfaces). */
+devmem_flags_t devmem_written(devaddr_t addr, size_t len);
+
+/* The 64-bit word of K holding bit address H. */
+static inline uint64_t *devmem_flag_word(devmem_flags_t h)
 {
-	for (size_t i = 0; i < n; i++)
-		if (__atomic_load_n(&flags[i], __ATOMIC_RELAXED) != DEVMEM_BY_KERNEL)
-			__atomic_store_n(&flags[i], DEVMEM_BY_KERNEL, __ATOMIC_RELAXED);
+	return (uint64_t *)(h >> 6 << 3);
 }
 
-/* Managed and host allocations: reconcile clears the flag of every flagged byte whose
+/* Sets the K bits of BITS in the word at P. Blocks on several workers mark bits of the
+ * same word (neighbouring elements, atomics): an atomic OR, skipped when they are all
+ * set already (a kernel that writes its output twice, an atomic counter). A whole word
+ * is stored instead (a locked OR costs as much as 30 plain stores): any other worker's
+ * OR into it, before or after, leaves the same word. */
+static inline void devmem_flag_or(uint64_t *p, uint64_t bits)
+{
+	if ((__atomic_load_n(p, __ATOMIC_RELAXED) & bits) == bits)
+		return;
+	if (bits == ~0ull)
+		__atomic_store_n(p, bits, __ATOMIC_RELAXED);
+	else
+		__atomic_fetch_or(p, bits, __ATOMIC_RELAXED);
+}
+
+/* Flags N bytes from handle H on as a kernel's work. */
+static inline void devmem_mark_by_kernel(devmem_flags_t h, size_t n)
+{
+	while (n) {
+		unsigned b = (unsigned)(h & 63);
+		size_t k = n < 64 - b ? n : 64 - b;
+		devmem_flag_or(devmem_flag_word(h), (k == 64 ? ~0ull : (1ull << k) - 1) << b);
+		h += k;
+		n -= k;
+	}
+}
+
+/* The same for a warp's store of SIZE bytes a lane, lane l's at handle W0 + A[l], for
+ * the lanes of M: for a whole warp on consecutive elements, one OR a 64-bit word. */
+void devmem_mark_lanes(const uint64_t *a, devmem_flags_t w0, unsigned size, uint32_t m);
+
+/* The runtime's side, while no kernel runs: N bytes' flags from ADDR set to STATE (0 or
+ * DEVMEM_FILLED; DEVMEM_BY_KERNEL for tests); copied from SRC's (memmove's order); read
+ * into the bitmaps KBITS and FBITS, (N + 7) / 8 bytes each (bit i % 8 of byte i / 8: the
+ * flags of addr + i; the bits past N are 0), without scanning the allocation from then on
+ * as devmem_written's and the others' do (a copy's source). Each returns 0, or -ENOENT
+ * (nothing done) unless each range lies in one live allocation. */
+int devmem_flags_set(devaddr_t addr, size_t n, int state);
+int devmem_flags_copy(devaddr_t dst, devaddr_t src, size_t n);
+int devmem_flags_get(devaddr_t addr, size_t n, unsigned char *kbits, unsigned char *fbits);
+
+/* The flag (0, DEVMEM_BY_KERNEL or DEVMEM_FILLED) of byte I in bitmaps read so. */
+static inline int devmem_flag_at(const unsigned char *kbits, const unsigned char *fbits, size_t i)
+{
+	unsigned bit = 1u << (i & 7);
+	return kbits[i >> 3] & bit ? DEVMEM_BY_KERNEL : fbits[i >> 3] & bit ? DEVMEM_FILLED : 0;
+}
+
+/* Managed and host allocations: reconcile clears the flags of every flagged byte whose
  * value differs from the snapshot (the host wrote it since); snapshot records the values
  * of the flagged bytes. The runtime reconciles before a launch or a copy and snapshots
  * after a launch. Call only while no kernel runs. */
 void devmem_unified_reconcile(void);
 void devmem_unified_snapshot(void);
-/* Bytes of flags reconcile and snapshot have scanned so far: only allocations whose flags
- * were handed out to a writer (devmem_written, devmem_lookup_range) are scanned, so a
- * launch costs what was written, not the size of every pinned buffer (tests, bench). */
+/* Bytes of memory whose flags reconcile and snapshot have scanned so far: only
+ * allocations whose flags may have been set (a handle given out: devmem_written,
+ * devmem_lookup_range; or a set or copy into them) are scanned, so a launch costs what
+ * was written, not the size of every pinned buffer (tests, bench). */
 size_t devmem_unified_scanned(void);
 
 struct devmem_view {
@@ -112,7 +169,7 @@ struct devmem_view {
 	size_t size; /* at least 1 */
 	enum devmem_kind kind;
 	char *host;
-	unsigned char *written;
+	const unsigned char *kbits, *fbits; /* its flags (devmem_flag_at) */
 };
 /* Calls FN for every live managed and host allocation, under the read lock (FN must not
  * allocate or free device memory). */

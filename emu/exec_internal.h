@@ -139,7 +139,7 @@ struct warp {
 	/* cache of the last global allocations touched (most recent first) */
 	uint64_t c_base[4], c_end[4];
 	char *c_host[4];
-	unsigned char *c_written[4]; /* their written flags (devmem.h) */
+	devmem_flags_t c_written[4]; /* their written flags' handles (devmem.h) */
 	/* bar.red pending result */
 	int red_pending;
 	uint32_t red_slot;
@@ -408,7 +408,8 @@ static inline uintptr_t warp_span(struct block *b, struct warp *w, int space, co
 {
 	uint64_t x0 = a[__builtin_ctz(m)] + (uint64_t)off;
 	uint64_t base, span; /* the region: [base, base + span) */
-	unsigned char *host, *flags = NULL;
+	unsigned char *host;
+	devmem_flags_t flags = 0;
 	if (space == SP_SHARED) { /* the array holding the first lane's address */
 		unsigned k = x0 < b->shared_size ? b->sh_idx[x0] : 0;
 		if (!k)

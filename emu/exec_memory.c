@@ -322,7 +322,7 @@ void *mem_slow(struct block *b, struct warp *w, unsigned lane, const struct ptx_
 		devaddr_t base;
 		size_t sz;
 		char *host;
-		unsigned char *written;
+		devmem_flags_t written;
 		if (devmem_lookup_range(addr, size, &base, &sz, &host, &written) < 0) {
 			mem_fault(b, w, lane, in, space == SP_CONST ? SP_CONST : SP_GLOBAL, addr,
 				  size, is_write, NULL);

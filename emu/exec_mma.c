@@ -369,7 +369,7 @@ static int ldst_rows(struct block *b, struct warp *w, const struct ptx_mma *mm,
 			copy_run(mem + r * stride, (uint8_t *)mat + r * MAXD * es, bytes);
 		if (w0) /* global memory: a kernel's work (provenance) */
 			for (unsigned r = 0; r < runs; r++)
-				devmem_mark_by_kernel((unsigned char *)(w0 + a + r * stride), (unsigned)bytes);
+				devmem_mark_by_kernel(w0 + a + r * stride, bytes);
 	} else {
 		for (unsigned r = 0; r < runs; r++)
 			copy_run((uint8_t *)mat + r * MAXD * es, mem + r * stride, bytes);
@@ -434,7 +434,7 @@ static int wmma_ldst(struct block *b, struct warp *w, const struct ptx_insn *in,
 			}
 			if (store && w0) /* global memory: a kernel's work (provenance) */
 				for (unsigned l = 0; l < 32; l++)
-					devmem_mark_by_kernel((unsigned char *)(w0 + addr[l]), es);
+					devmem_mark_by_kernel(w0 + addr[l], es);
 			continue;
 		}
 		for (unsigned l = 0; l < 32; l++) {

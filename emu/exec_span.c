@@ -32,11 +32,7 @@ void span_store(const uint64_t *a, const uint64_t *v, uintptr_t p0, unsigned sz,
 /* global memory: the bytes are now a kernel's (devmem.h) */
 void span_written(const uint64_t *a, uintptr_t w0, unsigned tot, uint32_t m)
 {
-	const uint32_t ones = 0x01010101u;
-	if (tot == 4)
-		LANES(memcpy((void *)(w0 + a[l]), &ones, 4));
-	else
-		LANES(memset((void *)(w0 + a[l]), 1, tot));
+	devmem_mark_lanes(a, w0, tot, m);
 }
 
 /* One pass over the 32 addresses, four 64-bit lanes at a time (GCC's vector extension):
@@ -112,6 +108,6 @@ void span_store_shape(const uint64_t *v, uint64_t a0, uint64_t a16, uintptr_t p0
 			memcpy(p, x, sizeof x);
 		}
 		if (w0)
-			memset((void *)(w0 + ah), 1, bytes);
+			devmem_mark_by_kernel(w0 + ah, bytes);
 	}
 }

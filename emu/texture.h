@@ -78,7 +78,7 @@ const struct tex_object *texture_get(uint64_t handle, int *destroyed);
 struct tex_view {
 	const struct tex_object *o;
 	unsigned char *host[TEX_MAX_LEVELS];
-	unsigned char *written[TEX_MAX_LEVELS]; /* devmem_written()'s flags, or NULL */
+	devmem_flags_t written[TEX_MAX_LEVELS]; /* devmem_written()'s handles, or 0 */
 };
 /* Resolves o's levels: 0, or -EFAULT when a level's memory is no longer allocated
  * (*bad gets that level's address). */

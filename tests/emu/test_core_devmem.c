@@ -67,25 +67,116 @@ static void test_unified_scan_what_was_written(void **state)
 	assert_int_equal(devmem_alloc(n, DEVMEM_HOST, "pinned source", &src), 0);
 	assert_int_equal(devmem_alloc(64, DEVMEM_HOST, "pinned result", &dst), 0);
 	size_t s0 = devmem_unified_scanned();
-	assert_non_null(devmem_written_peek(src, n)); /* a copy from it reads its flags */
+	unsigned char k[(1 << 20) / 8], f[(1 << 20) / 8];
+	assert_int_equal(devmem_flags_get(src, n, k, f), 0); /* a copy from it reads its flags */
 	devmem_unified_reconcile();
 	devmem_unified_snapshot();
 	assert_int_equal(devmem_unified_scanned() - s0, 0);
 
-	unsigned char *w = devmem_written(dst, 64); /* a kernel's result lands here */
-	assert_non_null(w);
+	devmem_flags_t w = devmem_written(dst, 64); /* a kernel's result lands here */
+	assert_true(w != 0);
 	char *h = (char *)(uintptr_t)dst;
 	h[0] = 1, h[1] = 2;
-	w[0] = w[1] = DEVMEM_BY_KERNEL;
+	devmem_mark_by_kernel(w, 2);
 	devmem_unified_snapshot();
 	assert_int_equal(devmem_unified_scanned() - s0, 64);
 	h[1] = 3; /* the host overwrites one of the kernel's bytes */
 	devmem_unified_reconcile();
 	assert_int_equal(devmem_unified_scanned() - s0, 128);
-	assert_int_equal(w[0], DEVMEM_BY_KERNEL);
-	assert_int_equal(w[1], 0);
+	assert_int_equal(devmem_flags_get(dst, 64, k, f), 0);
+	assert_int_equal(devmem_flag_at(k, f, 0), DEVMEM_BY_KERNEL);
+	assert_int_equal(devmem_flag_at(k, f, 1), 0);
 	assert_int_equal(devmem_free(src), 0);
 	assert_int_equal(devmem_free(dst), 0);
+}
+
+/* The written flags (two bitmaps, devmem.h) against a flag byte a byte: random marks by
+ * kernels (one range, a warp's lanes), memsets, copies between and inside allocations
+ * (overlapping, at offsets that differ within a byte) and reads of sub-ranges, at every
+ * offset modulo 8 and 64, must all give what the bytes give. */
+static unsigned rnd(unsigned *x)
+{
+	*x = *x * 1103515245u + 12345u;
+	return *x >> 8;
+}
+
+enum { FL_N = 1000 };
+
+static void check_flags(devaddr_t base, const unsigned char *model, unsigned *x)
+{
+	unsigned char k[FL_N / 8 + 1], f[FL_N / 8 + 1];
+	size_t at = rnd(x) % FL_N, n = rnd(x) % (FL_N - at) + 1;
+	assert_int_equal(devmem_flags_get(base + at, n, k, f), 0);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(devmem_flag_at(k, f, i), model[at + i]);
+	if (n % 8) /* the bits past N are 0 */
+		assert_int_equal((k[n / 8] | f[n / 8]) >> (n % 8), 0);
+	assert_int_equal(devmem_flags_get(base, FL_N, k, f), 0);
+	for (size_t i = 0; i < FL_N; i++)
+		assert_int_equal(devmem_flag_at(k, f, i), model[i]);
+}
+
+static void test_flag_bitmaps(void **state)
+{
+	(void)state;
+	devaddr_t a[2];
+	static unsigned char model[2][FL_N];
+	memset(model, 0, sizeof model);
+	assert_int_equal(devmem_alloc(FL_N, DEVMEM_GLOBAL, "a", &a[0]), 0);
+	assert_int_equal(devmem_alloc(FL_N, DEVMEM_MANAGED, "b", &a[1]), 0);
+	unsigned x = 7;
+	for (int step = 0; step < 4000; step++) {
+		int t = (int)(rnd(&x) % 2);
+		devaddr_t base = a[t];
+		unsigned char *m = model[t];
+		size_t at = rnd(&x) % FL_N, n = rnd(&x) % (FL_N - at) + 1;
+		switch (rnd(&x) % 5) {
+		case 0: { /* a kernel's store or atomic of a range */
+			devmem_mark_by_kernel(devmem_written(base, FL_N) + at, n);
+			memset(m + at, DEVMEM_BY_KERNEL, n);
+			break;
+		}
+		case 1: { /* a warp's store: lanes anywhere, in any order */
+			unsigned size = 1u << (rnd(&x) % 6), lanes = rnd(&x);
+			uint64_t addr[32];
+			for (unsigned l = 0; l < 32; l++) {
+				if (l && rnd(&x) % 4) /* mostly the bytes after the lane before */
+					addr[l] = (addr[l - 1] + size) % (FL_N - size + 1);
+				else
+					addr[l] = rnd(&x) % (FL_N - size + 1);
+				if (lanes >> l & 1)
+					memset(m + addr[l], DEVMEM_BY_KERNEL, size);
+			}
+			devmem_mark_lanes(addr, devmem_written(base, FL_N), size, lanes);
+			break;
+		}
+		case 2: { /* cudaMemset, or a copy from host memory */
+			int st = rnd(&x) % 2 ? DEVMEM_FILLED : 0;
+			assert_int_equal(devmem_flags_set(base + at, n, st), 0);
+			memset(m + at, st, n);
+			break;
+		}
+		case 3: { /* a copy from the other allocation or the same, maybe overlapping */
+			int u = (int)(rnd(&x) % 2);
+			size_t from = rnd(&x) % (FL_N - n + 1);
+			assert_int_equal(devmem_flags_copy(base + at, a[u] + from, n), 0);
+			memmove(m + at, model[u] + from, n);
+			break;
+		}
+		default:
+			check_flags(base, m, &x);
+		}
+	}
+	check_flags(a[0], model[0], &x);
+	check_flags(a[1], model[1], &x);
+	assert_int_equal(devmem_flags_set(a[0] + FL_N - 4, 5, 0), -ENOENT); /* past the end */
+	assert_int_equal(devmem_flags_copy(a[0], a[1] + 1, FL_N), -ENOENT);
+	assert_int_equal(devmem_free(a[0]), 0);
+	assert_int_equal(devmem_revive(a[0]), 0); /* a graph's allocation node: all the host's */
+	memset(model[0], 0, FL_N);
+	check_flags(a[0], model[0], &x);
+	assert_int_equal(devmem_free(a[0]), 0);
+	assert_int_equal(devmem_free(a[1]), 0);
 }
 
 int main(void)
@@ -94,6 +185,7 @@ int main(void)
 		cmocka_unit_test(test_alloc_free),
 		cmocka_unit_test(test_managed),
 		cmocka_unit_test(test_unified_scan_what_was_written),
+		cmocka_unit_test(test_flag_bitmaps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
