@@ -822,6 +822,8 @@ static int product(struct block *b, struct warp *w, const struct ptx_insn *in,
 {
 	if (require_warp(b, w, in, m, mm->kind == MMA_WMMA ? "wmma::mma_sync" : "mma.sync"))
 		return -EDEADLK;
+	if (mm->atype == MT_F64 && mm->m == 8 && mm->n == 8 && mm->k == 4 && mma_fast_dmma(R, mm))
+		return 0;
 	struct mma_mats *x = &ws->x;
 	unsigned it = mm->atype, ib = ptx_mtype_bits(it);
 	unsigned cb = ptx_mtype_bits(mm->ctype), db = ptx_mtype_bits(mm->dtype);

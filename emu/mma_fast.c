@@ -359,6 +359,63 @@ static CLONES unsigned f64_products(unsigned M, unsigned N, unsigned K, struct m
 	return left;
 }
 
+/* m8n8k4 f64: lane l = 4g + t holds A[g][t] (register a[0]), B[t][g] (b[0]) and C[g][2t],
+ * C[g][2t + 1] (c[0], c[1]; D likewise): A's register is A by row, B's is B by column, and
+ * C's two are C's even and odd columns, each by row (frag_pos in mma_layout.c). So row g
+ * of D's even columns is lanes 4g..4g+3 of d[0]: C's four there plus A[g][k] times row k
+ * of B's even columns, k = 0..3, each an IEEE fma rounded once, as the model's chain. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+static __attribute__((target("avx2,fma"))) int dmma_avx2(uint64_t *R, const struct ptx_mma *mm)
+{
+	const double *A = (const double *)(R + (size_t)mm->a[0] * 32);
+	const double *B = (const double *)(R + (size_t)mm->b[0] * 32);
+	const double *Ce = (const double *)(R + (size_t)mm->c[0] * 32);
+	const double *Co = (const double *)(R + (size_t)mm->c[1] * 32);
+	/* B's rows k, even and odd columns: B[k][2t] at lane 8t + k, B[k][2t + 1] at 8t + 4 + k */
+	__m256d be[4], bo[4];
+	for (unsigned k = 0; k < 4; k++) {
+		be[k] = _mm256_set_pd(B[24 + k], B[16 + k], B[8 + k], B[k]);
+		bo[k] = _mm256_set_pd(B[28 + k], B[20 + k], B[12 + k], B[4 + k]);
+	}
+	__m256d de[8], dodd[8], nan = _mm256_setzero_pd();
+	for (unsigned g = 0; g < 8; g++) {
+		__m256d e = _mm256_loadu_pd(Ce + 4 * g), o = _mm256_loadu_pd(Co + 4 * g);
+		for (unsigned k = 0; k < 4; k++) {
+			__m256d a = _mm256_broadcast_sd(A + 4 * g + k);
+			e = _mm256_fmadd_pd(a, be[k], e);
+			o = _mm256_fmadd_pd(a, bo[k], o);
+		}
+		nan = _mm256_or_pd(nan, _mm256_cmp_pd(e, o, _CMP_UNORD_Q));
+		de[g] = e, dodd[g] = o;
+	}
+	if (_mm256_movemask_pd(nan))
+		return 0;
+	/* after every read: D's registers may be A's, B's or C's */
+	double *De = (double *)(R + (size_t)mm->d[0] * 32), *Do = (double *)(R + (size_t)mm->d[1] * 32);
+	for (unsigned g = 0; g < 8; g++) {
+		_mm256_storeu_pd(De + 4 * g, de[g]);
+		_mm256_storeu_pd(Do + 4 * g, dodd[g]);
+	}
+	return 1;
+}
+
+int mma_fast_dmma(uint64_t *R, const struct ptx_mma *mm)
+{
+	/* two bits of libgcc's CPU model, read: cheap */
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+		return dmma_avx2(R, mm);
+	return 0;
+}
+#else
+int mma_fast_dmma(uint64_t *R, const struct ptx_mma *mm)
+{
+	(void)R, (void)mm;
+	return 0;
+}
+#endif
+
 unsigned mma_fast(const struct ptx_mma *mm, struct mma_mats *x)
 {
 	uint8_t (*done)[MD] = x->done;

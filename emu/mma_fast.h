@@ -30,4 +30,11 @@ struct mma_mats {
  * (integers, as in NVIDIA's GEMM samples, and most values near them). */
 unsigned mma_fast(const struct ptx_mma *mm, struct mma_mats *x);
 
+/* m8n8k4 f64 (wmma and mma.sync: one layout) on the warp's registers themselves, R the
+ * warp's register file (slot s, lane l at R[s * 32 + l]): D = A B + C as the model's fused
+ * multiply-adds in k order, four elements of D to a vector FMA. Returns 1, or 0 (nothing
+ * written) when the CPU has no FMA vectors or a result is a NaN, whose bits the model
+ * decides: the caller then takes the general way. */
+int mma_fast_dmma(uint64_t *R, const struct ptx_mma *mm);
+
 #endif

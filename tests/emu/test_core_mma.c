@@ -273,10 +273,74 @@ static void test_fast_matches_model(void **state)
 	}
 }
 
+/* m8n8k4 f64 on the registers (mma_fast_dmma) against the model on the matrices that
+ * its layout (lane 4g + t: A[g][t], B[t][g], C and D [g][2t] and [g][2t + 1]) gives, in
+ * every mode; D's registers both apart from C's and the same (D += A B in place). A NaN
+ * result must be left to the model: nothing written, 0. */
+static void test_dmma_registers(void **state)
+{
+	(void)state;
+	struct ptx_mma mm = {.kind = MMA_SYNC, .m = 8, .n = 8, .k = 4, .atype = MT_F64,
+			     .btype = MT_F64, .ctype = MT_F64, .dtype = MT_F64,
+			     .na = 1, .nb = 1, .nc = 2, .nd = 2, .a = {0}, .b = {1}, .c = {2, 3}};
+	static uint64_t R[6 * 32], R0[6 * 32];
+	unsigned fast = 0;
+	for (unsigned trial = 0; trial < TRIALS; trial++) {
+		enum mode md = (enum mode)(trial % NMODES);
+		int in_place = trial & 1;
+		mm.d[0] = in_place ? 2 : 4, mm.d[1] = in_place ? 3 : 5;
+		for (unsigned i = 0; i < 6 * 32; i++)
+			R[i] = value(MT_F64, md, i >= 64);
+		if (md == CANCEL) /* D = 0 exactly: C = -(A B) */
+			for (unsigned l = 0; l < 32; l++)
+				for (unsigned h = 0; h < 2; h++) {
+					unsigned g = l / 4, c = 2 * (l % 4) + h;
+					double s = 0, x, y;
+					for (unsigned k = 0; k < 4; k++) {
+						memcpy(&x, &R[4 * g + k], 8), memcpy(&y, &R[32 + 4 * c + k], 8);
+						s += x * y;
+					}
+					s = -s;
+					memcpy(&R[(2 + h) * 32 + l], &s, 8);
+				}
+		memset(&x, 0, sizeof x);
+		for (unsigned l = 0; l < 32; l++) {
+			unsigned g = l / 4, t = l % 4;
+			x.a.u64[g][t] = R[l], x.b.u64[t][g] = R[32 + l];
+			x.c.u64[g][2 * t] = R[64 + l], x.c.u64[g][2 * t + 1] = R[96 + l];
+		}
+		mma_products(&mm, &x, 1);
+		memcpy(R0, R, sizeof R);
+		if (!mma_fast_dmma(R, &mm)) {
+			if (memcmp(R, R0, sizeof R))
+				fail_msg("trial %u: mma_fast_dmma declined but wrote registers", trial);
+			continue;
+		}
+		fast++;
+		for (unsigned l = 0; l < 32; l++)
+			for (unsigned h = 0; h < 2; h++) {
+				uint64_t want = x.d.u64[l / 4][2 * (l % 4) + h], got = R[mm.d[h] * 32 + l];
+				if (isnan(f64(want)))
+					fail_msg("trial %u: a NaN result (0x%llx) not left to the model",
+						 trial, (unsigned long long)want);
+				if (got != want)
+					fail_msg("trial %u (mode %d%s), lane %u, D[%u][%u]: model 0x%llx, "
+						 "registers 0x%llx", trial, (int)md, in_place ? ", in place" : "",
+						 l, l / 4, 2 * (l % 4) + h, (unsigned long long)want,
+						 (unsigned long long)got);
+			}
+	}
+	if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
+		skip(); /* no FMA vectors here: the general way runs, tested above */
+	if (fast < TRIALS / 2)
+		fail_msg("only %u of %u f64 products on the registers", fast, (unsigned)TRIALS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fast_matches_model),
+		cmocka_unit_test(test_dmma_registers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
