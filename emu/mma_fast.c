@@ -21,6 +21,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <fenv.h>
 
 #if EMU_CLONES
 #define CLONES __attribute__((target_clones("arch=x86-64-v3", "default"))) /* emu/meson.build */
@@ -191,6 +192,45 @@ float_product(unsigned t, unsigned M, unsigned N, unsigned K, struct mma_mats *x
 		for (unsigned i = 0; i < K; i++)
 			for (unsigned c = 0; c < N; c++)
 				bd[i][c] = b[i][c];
+	if (in_float) {
+		/* the products' sum is exact in float; C + it rounded once toward zero in
+		 * float's own rounding mode is the model's exact sum cut to f32: no double
+		 * vectors (a third of the product's time); results of the largest binade
+		 * (where the rounding mode's overflow is not the model's) and subnormal ones
+		 * left to the model, as before; a zero sum is +0 (RZ: x + -x = +0) */
+		int mode = fegetround();
+		fesetround(FE_TOWARDZERO);
+		for (unsigned r = 0; r < M; r++) {
+			v8su cv[MD / 8];
+			v8si ok[MD / 8];
+			for (unsigned j = 0; j < N / 8; j++)
+				cv[j] = LOADV(v8su, &x->c.u32[r][8 * j]), ok[j] = (v8si){0} - 1;
+			for (unsigned k0 = 0; k0 < K; k0 += G) {
+				v8sf P[MD / 8] = {{0}};
+				for (unsigned i = k0; i < k0 + G; i++) {
+					v8sf ai = (v8sf){0} + a[r][i];
+					for (unsigned j = 0; j < N / 8; j++)
+						P[j] += ai * LOADV(v8sf, &b[i][8 * j]);
+				}
+				for (unsigned j = 0; j < N / 8; j++) {
+					ok[j] &= c_ok(cv[j], EAB, LAB);
+					v8sf d = (v8sf)cv[j] + P[j];
+					v8si e = (v8si)((v8su)d >> 23 & 0xff);
+					ok[j] &= (d == 0) | ((e >= 1) & (e <= 253));
+					cv[j] = (v8su)d;
+				}
+			}
+			for (unsigned j = 0; j < N / 8; j++) {
+				STOREV(&x->d.u32[r][8 * j], cv[j]);
+				for (unsigned c = 0; c < 8; c++) {
+					x->done[r][8 * j + c] = (uint8_t)(ok[j][c] & 1);
+					left += !ok[j][c];
+				}
+			}
+		}
+		fesetround(mode);
+		return left;
+	}
 	for (unsigned r = 0; r < M; r++) {
 		v8su cv[MD / 8];
 		v8si ok[MD / 8];
@@ -204,25 +244,11 @@ float_product(unsigned t, unsigned M, unsigned N, unsigned K, struct mma_mats *x
 				S[2 * j] = __builtin_convertvector(((v4sf){f[0], f[1], f[2], f[3]}), v4df);
 				S[2 * j + 1] = __builtin_convertvector(((v4sf){f[4], f[5], f[6], f[7]}), v4df);
 			}
-			if (in_float) {
-				v8sf P[MD / 8] = {{0}};
-				for (unsigned i = k0; i < k0 + G; i++) {
-					v8sf ai = (v8sf){0} + a[r][i];
-					for (unsigned j = 0; j < N / 8; j++)
-						P[j] += ai * LOADV(v8sf, &b[i][8 * j]);
-				}
-				for (unsigned j = 0; j < N / 8; j++) {
-					S[2 * j] += __builtin_convertvector(
-						((v4sf){P[j][0], P[j][1], P[j][2], P[j][3]}), v4df);
-					S[2 * j + 1] += __builtin_convertvector(
-						((v4sf){P[j][4], P[j][5], P[j][6], P[j][7]}), v4df);
-				}
-			} else
-				for (unsigned i = k0; i < k0 + G; i++) {
-					v4df ai = (v4df){0} + (double)a[r][i];
-					for (unsigned j = 0; j < N / 4; j++)
-						S[j] += ai * LOADV(v4df, &bd[i][4 * j]);
-				}
+			for (unsigned i = k0; i < k0 + G; i++) {
+				v4df ai = (v4df){0} + (double)a[r][i];
+				for (unsigned j = 0; j < N / 4; j++)
+					S[j] += ai * LOADV(v4df, &bd[i][4 * j]);
+			}
 			/* toward zero to f32: S is exact, so its low 29 significand bits go; a
 			 * zero is +0 (the model's fixed point has no sign); subnormal and
 			 * overflowing sums are left to the model */
