@@ -111,11 +111,9 @@ static inline uint64_t *devmem_flag_word(devmem_flags_t h)
  * OR into it, before or after, leaves the same word. */
 static inline void devmem_flag_or(uint64_t *p, uint64_t bits)
 {
-	if ((__atomic_load_n(p, __ATOMIC_RELAXED) & bits) == bits)
-		return;
 	if (bits == ~0ull)
 		__atomic_store_n(p, bits, __ATOMIC_RELAXED);
-	else
+	else if ((__atomic_load_n(p, __ATOMIC_RELAXED) & bits) != bits)
 		__atomic_fetch_or(p, bits, __ATOMIC_RELAXED);
 }
 
