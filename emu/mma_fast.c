@@ -166,6 +166,29 @@ static inline __attribute__((always_inline)) v8si c_ok(v8su u, int EAB, int LAB)
 	       (LAB >= f32_expo(u, -126) - 25);
 }
 
+/* Row R of C as N/8 vectors, each lane still "the fast sum is the model's" (OK). */
+static inline __attribute__((always_inline)) void row_load(const struct mma_mats *x, unsigned r,
+							   unsigned N, v8su *cv, v8si *ok)
+{
+	for (unsigned j = 0; j < N / 8; j++)
+		cv[j] = LOADV(v8su, &x->c.u32[r][8 * j]), ok[j] = (v8si){0} - 1;
+}
+
+/* Row R of D from CV; the lanes not OK are left to the model (done 0): how many. */
+static inline __attribute__((always_inline)) unsigned
+row_store(struct mma_mats *x, unsigned r, unsigned N, const v8su *cv, const v8si *ok)
+{
+	unsigned left = 0;
+	for (unsigned j = 0; j < N / 8; j++) {
+		STOREV(&x->d.u32[r][8 * j], cv[j]);
+		for (unsigned c = 0; c < 8; c++) {
+			x->done[r][8 * j + c] = (uint8_t)(ok[j][c] & 1);
+			left += !ok[j][c];
+		}
+	}
+	return left;
+}
+
 /* f16, bf16 or tf32 (t) with f32 C and D, M x N x K: see the top. Row by row of D, 8
  * elements (4 in double) at a time. */
 static inline __attribute__((always_inline)) unsigned
@@ -203,8 +226,7 @@ float_product(unsigned t, unsigned M, unsigned N, unsigned K, struct mma_mats *x
 		for (unsigned r = 0; r < M; r++) {
 			v8su cv[MD / 8];
 			v8si ok[MD / 8];
-			for (unsigned j = 0; j < N / 8; j++)
-				cv[j] = LOADV(v8su, &x->c.u32[r][8 * j]), ok[j] = (v8si){0} - 1;
+			row_load(x, r, N, cv, ok);
 			for (unsigned k0 = 0; k0 < K; k0 += G) {
 				v8sf P[MD / 8] = {{0}};
 				for (unsigned i = k0; i < k0 + G; i++) {
@@ -220,13 +242,7 @@ float_product(unsigned t, unsigned M, unsigned N, unsigned K, struct mma_mats *x
 					cv[j] = (v8su)d;
 				}
 			}
-			for (unsigned j = 0; j < N / 8; j++) {
-				STOREV(&x->d.u32[r][8 * j], cv[j]);
-				for (unsigned c = 0; c < 8; c++) {
-					x->done[r][8 * j + c] = (uint8_t)(ok[j][c] & 1);
-					left += !ok[j][c];
-				}
-			}
+			left += row_store(x, r, N, cv, ok);
 		}
 		fesetround(mode);
 		return left;
@@ -234,8 +250,7 @@ float_product(unsigned t, unsigned M, unsigned N, unsigned K, struct mma_mats *x
 	for (unsigned r = 0; r < M; r++) {
 		v8su cv[MD / 8];
 		v8si ok[MD / 8];
-		for (unsigned j = 0; j < N / 8; j++)
-			cv[j] = LOADV(v8su, &x->c.u32[r][8 * j]), ok[j] = (v8si){0} - 1;
+		row_load(x, r, N, cv, ok);
 		for (unsigned k0 = 0; k0 < K; k0 += G) {
 			v4df S[MD / 4];
 			for (unsigned j = 0; j < N / 8; j++) {
@@ -270,13 +285,7 @@ float_product(unsigned t, unsigned M, unsigned N, unsigned K, struct mma_mats *x
 						in[1][0], in[1][1], in[1][2], in[1][3]};
 			}
 		}
-		for (unsigned j = 0; j < N / 8; j++) {
-			STOREV(&x->d.u32[r][8 * j], cv[j]);
-			for (unsigned c = 0; c < 8; c++) {
-				x->done[r][8 * j + c] = (uint8_t)(ok[j][c] & 1);
-				left += !ok[j][c];
-			}
-		}
+		left += row_store(x, r, N, cv, ok);
 	}
 	return left;
 }
