@@ -147,7 +147,7 @@ int devmem_flags_get(devaddr_t addr, size_t n, unsigned char *kbits, unsigned ch
 static inline int devmem_flag_at(const unsigned char *kbits, const unsigned char *fbits, size_t i)
 {
 	unsigned bit = 1u << (i & 7);
-	return kbits[i >> 3] & bit ? DEVMEM_BY_KERNEL : fbits[i >> 3] & bit ? DEVMEM_FILLED : 0;
+	return (kbits[i >> 3] & bit) ? DEVMEM_BY_KERNEL : (fbits[i >> 3] & bit) ? DEVMEM_FILLED : 0;
 }
 
 /* Managed and host allocations: reconcile clears the flags of every flagged byte whose
