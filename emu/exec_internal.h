@@ -671,11 +671,6 @@ void family_exec(const struct ptx_insn *in, uint64_t *R, uint32_t m);
 /* wmma.*, mma.sync, ldmatrix, stmatrix, movmatrix. Returns 0 or a fault's code. */
 int mma_exec(struct block *b, struct warp *w, const struct ptx_insn *in, uint64_t *R,
 	     uint32_t m);
-/* x->d = x->a x->b + x->c of mma (mma_fast.h): mma_fast.c's ways where they apply, the
- * H100's model for the rest; with `model`, the model for every element (the tests
- * compare the two). */
-struct mma_mats;
-void mma_products(const struct ptx_mma *mm, struct mma_mats *x, int model);
 
 /* ---- textures and surfaces (exec_tex.c) ----------------------------------------- */
 

@@ -1,6 +1,6 @@
 /* mma_fast — the tensor-core products on whole matrices, the fast way (mma_fast.h).
  *
- * exec_mma.c's model sums each element of D as the H100 does: the f16/bf16/tf32 products
+ * mma_model.c's model sums each element of D as the H100 does: the f16/bf16/tf32 products
  * and C cut toward zero to a fixed point whose last bit is 2^(emax - 25), emax the largest
  * exponent among C's and the products'. Where no term has a set bit below that point
  * nothing is cut and the model's sum is the exact sum, computed here in double: a product

@@ -1,5 +1,5 @@
 /* mma_fast.h — the tensor-core products on whole matrices, the fast way where the inputs
- * allow it (mma_fast.c); exec_mma.c computes the rest with its model. */
+ * allow it (mma_fast.c); mma_model.c computes the rest with the H100's model. */
 #ifndef PMPPLAB_EMU_MMA_FAST_H
 #define PMPPLAB_EMU_MMA_FAST_H
 
@@ -24,7 +24,7 @@ struct mma_mats {
 };
 
 /* D = A B + C for instruction mm. Sets x->done[r][c] for each element of D it computed, bit
- * for bit what exec_mma.c's model gives, and returns how many it left: none for integers
+ * for bit what mma_model.c's model gives, and returns how many it left: none for integers
  * and f64 (but NaN results of f64); f16, bf16 and tf32 with f32 accumulators where no
  * product or C has bits below the model's fixed point, so that its sum is exact
  * (integers, as in NVIDIA's GEMM samples, and most values near them). */

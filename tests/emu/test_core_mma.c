@@ -17,6 +17,7 @@
 
 #include "exec_internal.h"
 #include "mma_fast.h"
+#include "mma_model.h"
 
 #define MD MMA_MAXD
 #define TRIALS 400 /* random products per shape and type */
