@@ -5,7 +5,8 @@
  * holding the data at the same offset. Allocations are bump-allocated and never reused,
  * with a guard gap after each, so overruns and stale pointers land outside every live
  * allocation. Managed/host memory is ordinary host memory whose address is also its
- * device address.
+ * device address; the host may map those addresses again after a free, so a new managed
+ * or host allocation replaces the freed records it overlaps.
  *
  * Every allocation also has its written flags (devmem.h), two bitmaps K and F: for
  * device memory in a third reservation, an eighth of the data's size each, at an eighth
@@ -180,8 +181,30 @@ static size_t devmem_upper(devaddr_t addr)
 	return lo;
 }
 
+/* Forgets the freed managed or host allocations that overlap A's range. Their memory was
+ * unmapped and the kernel may hand it out again (another host thread's cudaMallocManaged,
+ * often at another base): a freed record starting inside the new range would hide it
+ * from devmem_lookup, which looks at the last base at or below an address, and a kernel
+ * reading the new allocation would fault as a use after free. Caller holds the lock. */
+static void devmem_forget_reused(const struct devmem_alloc *a)
+{
+	devaddr_t end = a->base + (a->size ? a->size : 1);
+	size_t kept = 0;
+	for (size_t k = 0; k < devmem_n; k++) {
+		struct devmem_alloc *o = &devmem_tab[k];
+		/* its label stays allocated, as every freed record's did: a devmem_info
+		 * handed out before may still point at it */
+		if (!o->live && o->base < end && a->base < o->base + (o->size ? o->size : 1))
+			continue;
+		devmem_tab[kept++] = *o;
+	}
+	devmem_n = kept;
+}
+
 static int devmem_insert(const struct devmem_alloc *a)
 {
+	if (a->kind == DEVMEM_MANAGED || a->kind == DEVMEM_HOST)
+		devmem_forget_reused(a);
 	if (devmem_n == devmem_cap) {
 		size_t cap = devmem_cap ? devmem_cap * 2 : 64;
 		struct devmem_alloc *t = realloc(devmem_tab, cap * sizeof(*t));

@@ -56,6 +56,37 @@ static void test_managed(void **state)
 	assert_int_equal(devmem_free(m), 0);
 }
 
+/* Managed memory is the host's: after a free its pages can come back in a later
+ * allocation at another base. A freed record that starts inside the new range must not
+ * hide it (issue 18's cudaOpenMP test: four host threads freeing and allocating, a
+ * kernel on the new allocation faulted as "already freed"). */
+static void test_managed_reused_range(void **state)
+{
+	(void)state;
+	const size_t page = 4096;
+	devaddr_t p, q, r;
+	assert_int_equal(devmem_alloc(5 * page, DEVMEM_MANAGED, "p", &p), 0);
+	assert_int_equal(devmem_free(p), 0);
+	assert_int_equal(devmem_alloc(2 * page, DEVMEM_MANAGED, "q", &q), 0);
+	assert_int_equal(devmem_free(q), 0);
+	assert_int_equal(devmem_alloc(5 * page, DEVMEM_MANAGED, "r", &r), 0);
+	if (!(r < q && q < r + 5 * page)) {
+		devmem_free(r);
+		skip(); /* the host mapped r elsewhere: no freed record inside it to test */
+	}
+	struct devmem_info in;
+	for (devaddr_t at = r; at < r + 5 * page; at += page / 2) {
+		assert_int_equal(devmem_find(at, &in), 0);
+		assert_int_equal(in.base, r);
+		assert_int_equal(in.live, 1);
+		assert_non_null(devmem_host(at, 4));
+	}
+	assert_int_equal(devmem_free(r), 0);
+	assert_int_equal(devmem_nearest(q, &in), 0); /* the newest freed record explains it */
+	assert_int_equal(in.base, r);
+	assert_int_equal(in.live, 0);
+}
+
 /* Reconcile and snapshot (before and after every launch and copy) scan only the flags of
  * allocations a writer was given: a large pinned buffer that is only copied from costs
  * nothing a launch; one a kernel or copy wrote is scanned and reconciled as before. */
@@ -184,6 +215,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alloc_free),
 		cmocka_unit_test(test_managed),
+		cmocka_unit_test(test_managed_reused_range),
 		cmocka_unit_test(test_unified_scan_what_was_written),
 		cmocka_unit_test(test_flag_bitmaps),
 	};
