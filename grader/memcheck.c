@@ -18,8 +18,20 @@ static const char advice_shared[] =
 	"fills or reads it (i < SIZE, not i <= SIZE) and the row and column a thread computes "
 	"into the tile; on a GPU such an access silently lands in the next array.";
 
-static const char *advice_for(const char *what)
+/* A misaligned access is not out of bounds: a guard would not help, the address would. */
+static const char advice_misaligned[] =
+	"A thread accessed memory at an address that is not a multiple of what it accessed "
+	"(4 bytes for a float, 16 for a float4, 32 for a wmma fragment's start): check the "
+	"pointer arithmetic, e.g. a byte offset cast to a wider pointer, or a tile's start; "
+	"wmma's load/store_matrix_sync also need ldm a multiple of 16 bytes (8 halves or 4 "
+	"floats), so a row length such as n only works when n is such a multiple.";
+
+/* The advice for a finding that says WHAT (its first line) and DETAILS (the rest). */
+static const char *advice_for(const char *what, const char *details)
 {
+	if ((what && strstr(what, "isaligned")) || (details && strstr(details, "is misaligned")) ||
+	    (what && strstr(what, "must be") && strstr(what, "aligned")))
+		return advice_misaligned;
 	return what && (strstr(what, "shared array") || strstr(what, "shared memory") ||
 			strstr(what, "__shared__")) ? advice_shared : advice;
 }
@@ -70,7 +82,7 @@ static bool scan_sanitizer(const char *out, struct memcheck_finding *f)
 		errors = (unsigned)strtoul(summary + 15, NULL, 10);
 	f->errors = errors ? errors : 1;
 	snprintf(f->text, sizeof(f->text), "%s: %s%s (%u errors in all)\n%s", where, what, details,
-		 f->errors, advice_for(what));
+		 f->errors, advice_for(what, details));
 	return true;
 }
 
@@ -92,7 +104,8 @@ static bool scan_events(const char *path, struct memcheck_finding *f)
 			snprintf(f->text, sizeof(f->text), "%s:%lld: %s\n%s",
 				 slash ? slash + 1 : file ? file : "?",
 				 (long long)json_integer_value(json_object_get(ev, "line")),
-				 msg ? msg : kind, advice_for(msg));
+				 msg ? msg : kind,
+				 strcmp(kind, "misaligned") == 0 ? advice_misaligned : advice_for(msg, NULL));
 			f->errors = 1;
 			found = true;
 		}

@@ -90,12 +90,38 @@ static void test_shared_advice(void **state)
 	assert_non_null(strstr(f.text, "i < SIZE, not i <= SIZE"));
 }
 
+/* A misaligned address (a wmma fragment's start, a float4 at an odd offset) is not out of
+ * bounds: the advice is about the address arithmetic, not a bounds guard. */
+static void test_misaligned_advice(void **state)
+{
+	(void)state;
+	struct memcheck_finding f;
+	assert_true(scan_events_text(
+		"{\"event\":\"fault\",\"kind\":\"misaligned\",\"kernel\":\"k\",\"file\":\"/a/t.cu\",\"line\":75,"
+		"\"message\":\"wmma::load_matrix_sync: the matrix at 0x10 with a leading dimension of 40 "
+		"elements: the pointer must be 32-byte aligned (the size of this fragment)\"}\n", &f));
+	assert_non_null(strstr(f.text, "t.cu:75: wmma::load_matrix_sync"));
+	assert_non_null(strstr(f.text, "not a multiple of what it accessed"));
+	assert_null(strstr(f.text, "if (i < n)"));
+	static const char misaligned_sanitizer[] =
+		"========= Invalid __global__ read of size 16 bytes\n"
+		"=========     at k()+0x90 in /tmp/x/t.cu:9\n"
+		"=========     by thread (1,0,0) in block (0,0,0)\n"
+		"=========     Address 0x7f0a1c000004 is misaligned\n"
+		"=========\n"
+		"========= ERROR SUMMARY: 32 errors\n";
+	assert_true(memcheck_scan(misaligned_sanitizer, NULL, &f));
+	assert_non_null(strstr(f.text, "ldm a multiple of 16 bytes"));
+	assert_null(strstr(f.text, "if (i < n)"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sanitizer),
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_shared_advice),
+		cmocka_unit_test(test_misaligned_advice),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
