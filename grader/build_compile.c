@@ -60,6 +60,19 @@ static bool compile_ok(const struct compile *c)
 	return c->rc == 0 && c->res.status == RUNNER_EXITED && c->res.exit_code == 0;
 }
 
+/* The lab's nvcc flags, the harness's include folder (-I, a lab's build) and -o OUT:
+ * the same for the host compile and the PTX compile, so both see the same code. */
+static void flags_and_output(const struct job *j, struct compile *c, const char *harness_inc,
+			     const char *out)
+{
+	for (unsigned i = 0; i < j->n_flags; i++)
+		arg(c, j->flags[i]);
+	if (j->lab)
+		arg(c, harness_inc);
+	arg(c, "-o");
+	arg(c, out);
+}
+
 /* pmpplab perf (issue 8): GPU lab programs get pl_timing's real timing loop
  * (-DPMPPLAB_HARNESS_GPU) and a run path to the toolkit's lib folder, where pl_timing
  * dlopens libcupti (it falls back to CUDA events when that fails); emulator lab programs
@@ -131,12 +144,7 @@ static int job_commands(const struct job *j, const char *dir, struct compile *ho
 			arg(host, "-fopenmp");
 		}
 	}
-	for (unsigned i = 0; i < j->n_flags; i++)
-		arg(host, j->flags[i]);
-	if (j->lab)
-		arg(host, paths[2]);
-	arg(host, "-o");
-	arg(host, paths[0]);
+	flags_and_output(j, host, paths[2], paths[0]);
 	if (j->user_dir) { /* the files it read, for incl_refused: of the last input */
 		snprintf(paths[11], PATH_MAX, "%s/host/deps.d", dir);
 		arg(host, "-MD");
@@ -175,12 +183,7 @@ static int job_commands(const struct job *j, const char *dir, struct compile *ho
 			arg(ptx, "-rdc=true");
 		if (j->arch[0])
 			arg(ptx, j->arch);
-		for (unsigned i = 0; i < j->n_flags; i++)
-			arg(ptx, j->flags[i]);
-		if (j->lab)
-			arg(ptx, paths[2]);
-		arg(ptx, "-o");
-		arg(ptx, paths[1]);
+		flags_and_output(j, ptx, paths[2], paths[1]);
 		arg(ptx, j->main_source);
 	}
 	return 0;
