@@ -127,10 +127,19 @@ static void block_release_warps(struct block *b)
 	}
 }
 
+/* Special register SR's 32 lanes of frame registers R set to V, when NAMED has its bit. */
+static inline void sreg_fill(uint64_t *R, uint64_t named, unsigned sr, uint64_t v)
+{
+	if (named >> sr & 1)
+		for (unsigned lane = 0; lane < 32; lane++)
+			R[sr * 32 + lane] = v;
+}
+
 int block_start(struct block *b, unsigned idx)
 {
 	struct launch_ctx *L = b->L;
 	const struct emu_launch *l = L->l;
+	const uint64_t named = L->m->sregs_named;
 	b->idx = idx;
 	b->bid.x = idx % l->grid.x;
 	b->bid.y = (idx / l->grid.x) % l->grid.y;
@@ -157,14 +166,14 @@ int block_start(struct block *b, unsigned idx)
 		async_reset(w);
 		if (w->kinit) {
 			/* the warp's kernel frame from the previous block of this launch: only
-			 * the block index changes (registers start undefined, as on a GPU) */
+			 * the block index changes (registers start undefined, as on a GPU), in
+			 * the special registers the module names at all (a kernel that reads
+			 * only %ctaid.x: a quarter of the stores) */
 			uint64_t *R = w->frames[0].regs;
-			for (unsigned lane = 0; lane < 32; lane++) {
-				R[SR_CTAID_X * 32 + lane] = b->bid.x;
-				R[SR_CTAID_Y * 32 + lane] = b->bid.y;
-				R[SR_CTAID_Z * 32 + lane] = b->bid.z;
-				R[SR_SMID * 32 + lane] = b->idx % b->L->nsm;
-			}
+			sreg_fill(R, named, SR_CTAID_X, b->bid.x);
+			sreg_fill(R, named, SR_CTAID_Y, b->bid.y);
+			sreg_fill(R, named, SR_CTAID_Z, b->bid.z);
+			sreg_fill(R, named, SR_SMID, b->idx % L->nsm);
 			w->nframes = 1;
 		} else if (frame_push(b, w, L->kf, 0)) {
 			return fault_set(b, w, 0, NULL, EMU_FAULT_LIMIT, -ENOMEM,

@@ -32,6 +32,7 @@ enum ptx_sreg {
 	SR_ENVREG1, SR_ENVREG2, /* the grid's workspace address, high and low half (exec_grid.c) */
 	SR__COUNT
 };
+_Static_assert(SR__COUNT <= 64, "ptx_module.sregs_named has a bit for each special register");
 
 /* Modifier values (insn.mod) */
 enum ptx_cmp {
@@ -235,6 +236,7 @@ struct ptx_module {
 	size_t module_shared;  /* static .shared declared at module scope */
 	size_t extern_shared_align;
 	int grid_workspace;    /* some code reads %envreg1/2: cooperative groups' grid_group */
+	uint64_t sregs_named;  /* bit s: some code of the module names special register s */
 	unsigned code_id;      /* this module's part of the function addresses (below) */
 };
 

@@ -109,6 +109,7 @@ static int name_slot(struct ctx *c, const struct tok *t, unsigned ty, int *local
 		if (strlen(ptx_sregs[i].name) == t->len && !memcmp(ptx_sregs[i].name, t->p, t->len)) {
 			if (ptx_sregs[i].slot == SR_ENVREG1 || ptx_sregs[i].slot == SR_ENVREG2)
 				p->m->grid_workspace = 1; /* a trap there means no cooperative launch */
+			p->m->sregs_named |= 1ull << ptx_sregs[i].slot; /* exec.c's block_start */
 			return ptx_sregs[i].slot;
 		}
 	if (t->len >= 6 && !memcmp(t->p, "%clock", 6)) {

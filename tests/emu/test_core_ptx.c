@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -525,6 +526,50 @@ static void test_redux_and_carry(void **state)
 	ptx_module_free(m);
 }
 
+/* Block indices and %smid in every block when one worker runs many blocks: block_start
+ * (exec.c) rewrites the special registers of the kernel frame it keeps from the worker's
+ * previous block, only those the module names; a stale %ctaid.y, %ctaid.z or %smid
+ * fails here. 40 threads: a full and a partial warp. */
+static const char k_block_ids[] =
+	".version 9.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry k(\n\t.param .u64 k_param_0\n)\n{\n"
+	"\t.reg .b32 %r<12>;\n\t.reg .b64 %rd<4>;\n"
+	"\tld.param.u64 %rd1, [k_param_0];\n\tcvta.to.global.u64 %rd1, %rd1;\n"
+	"\tmov.u32 %r1, %ctaid.x;\n\tmov.u32 %r2, %ctaid.y;\n\tmov.u32 %r3, %ctaid.z;\n"
+	"\tmov.u32 %r4, %smid;\n\tmov.u32 %r5, %nctaid.x;\n\tmov.u32 %r6, %nctaid.y;\n"
+	"\tmad.lo.s32 %r7, %r6, %r3, %r2;\n\tmad.lo.s32 %r7, %r7, %r5, %r1;\n"
+	"\tmov.u32 %r8, %ntid.x;\n\tmov.u32 %r9, %tid.x;\n\tmad.lo.s32 %r7, %r7, %r8, %r9;\n"
+	"\tmul.wide.u32 %rd2, %r7, 16;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tst.global.v4.u32 [%rd3], {%r1, %r2, %r3, %r4};\n\tret;\n}\n";
+
+static void test_block_ids(void **state)
+{
+	(void)state;
+	struct ptx_module *m;
+	char err[256];
+	assert_int_equal(ptx_module_load(k_block_ids, strlen(k_block_ids), "ids.ptx", &m, err,
+					 sizeof err), 0);
+	enum { GX = 3, GY = 2, GZ = 3, NT = 40, N = GX * GY * GZ * NT };
+	devaddr_t out;
+	assert_int_equal(devmem_alloc(N * 16, DEVMEM_GLOBAL, "out", &out), 0);
+	void *args[] = { &out };
+	struct emu_launch l = { m, ptx_module_kernel(m, "k"), { GX, GY, GZ }, { NT, 1, 1 }, 0, args };
+	struct emu_fault f;
+	setenv("PMPPLAB_EMU_THREADS", "1", 1); /* every block on the one worker */
+	assert_int_equal(emu_run(&l, &f), 0);
+	unsetenv("PMPPLAB_EMU_THREADS");
+	const uint32_t *o = devmem_host(out, N * 16);
+	for (uint32_t i = 0; i < N; i++) {
+		uint32_t blk = i / NT;
+		assert_int_equal(o[4 * i], blk % GX);
+		assert_int_equal(o[4 * i + 1], blk / GX % GY);
+		assert_int_equal(o[4 * i + 2], blk / (GX * GY));
+		assert_int_equal(o[4 * i + 3], blk); /* one block an SM, breadth first (132 SMs) */
+	}
+	devmem_free(out);
+	ptx_module_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -534,6 +579,7 @@ int main(void)
 		cmocka_unit_test(test_huge_register_range_refused),
 		cmocka_unit_test(test_unknown_instruction_refused_at_launch),
 		cmocka_unit_test(test_redux_and_carry),
+		cmocka_unit_test(test_block_ids),
 		cmocka_unit_test(test_unknown_modifier_refused),
 		cmocka_unit_test(test_minmax_nan_f32),
 		cmocka_unit_test(test_fences_accepted),
