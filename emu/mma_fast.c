@@ -437,6 +437,125 @@ static __attribute__((target("avx2,fma"))) int dmma_avx2(uint64_t *R, const stru
 	return 1;
 }
 
+/* The 16 x 16 f16 or bf16 (t) inputs X as floats f (exact), with the largest exponent
+ * and the lowest set bit as convert() counts them; 0 where a NaN or an infinity is among
+ * them, or an element's lowest bit lies 24 or more below the largest exponent (then no
+ * sum of the product is exact in float: float16_avx2 gives up anyway). Scaled by
+ * 2^(23 - emax), every element is then an integer below 2^24, and the lowest set bit of
+ * them all is that of their OR. */
+static inline __attribute__((always_inline, target("avx2,fma,f16c"))) int
+convert16(unsigned t, const union mma_mat *X, float (*f)[16], int *emax, int *lmin)
+{
+	const __m256i magm = _mm256_set1_epi16(0x7fff);
+	const __m256i expm = _mm256_set1_epi16(t == MT_F16 ? 0x7c00 : 0x7f80);
+	__m256i h[16], mx = _mm256_setzero_si256(), sp = _mm256_setzero_si256();
+	for (unsigned r = 0; r < 16; r++) {
+		h[r] = _mm256_loadu_si256((const __m256i *)&X->u16[r][0]);
+		mx = _mm256_max_epu16(mx, _mm256_and_si256(h[r], magm));
+		sp = _mm256_or_si256(sp, _mm256_cmpeq_epi16(_mm256_and_si256(h[r], expm), expm));
+	}
+	if (!_mm256_testz_si256(sp, sp))
+		return 0;
+	/* the largest magnitude: the smallest complement */
+	__m128i m8 = _mm_max_epu16(_mm256_castsi256_si128(mx), _mm256_extracti128_si256(mx, 1));
+	unsigned big = 0xffffu - ((unsigned)_mm_cvtsi128_si32(_mm_minpos_epu16(
+						  _mm_xor_si128(m8, _mm_set1_epi16(-1)))) & 0xffffu);
+	if (!big) {
+		memset(f, 0, 16 * sizeof *f);
+		*emax = -NOBIT, *lmin = NOBIT;
+		return 1;
+	}
+	int sh = t == MT_F16 ? 10 : 7, bias = t == MT_F16 ? 15 : 127;
+	int E = (int)(big >> sh), EA = E ? E - bias : 1 - bias;
+	if (EA < -100) /* 2^(23 - EA) is no float */
+		return 0;
+	const __m256 scale = _mm256_castsi256_ps(_mm256_set1_epi32((150 - EA) << 23));
+	__m256i ors = _mm256_setzero_si256(), bad = _mm256_setzero_si256();
+	for (unsigned r = 0; r < 16; r++)
+		for (unsigned j = 0; j < 2; j++) {
+			__m128i hj = j ? _mm256_extracti128_si256(h[r], 1) : _mm256_castsi256_si128(h[r]);
+			__m256 v = t == MT_F16 ? _mm256_cvtph_ps(hj)
+					       : _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(hj), 16));
+			_mm256_storeu_ps(&f[r][8 * j], v);
+			__m256 y = _mm256_mul_ps(v, scale);
+			__m256i yi = _mm256_cvttps_epi32(y);
+			/* not an integer, or a nonzero element gone to zero */
+			__m256 ne = _mm256_cmp_ps(_mm256_cvtepi32_ps(yi), y, _CMP_NEQ_UQ);
+			__m256 lost = _mm256_andnot_ps(_mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_EQ_OQ),
+						       _mm256_cmp_ps(y, _mm256_setzero_ps(), _CMP_EQ_OQ));
+			bad = _mm256_or_si256(bad, _mm256_castps_si256(_mm256_or_ps(ne, lost)));
+			ors = _mm256_or_si256(ors, yi);
+		}
+	if (!_mm256_testz_si256(bad, bad))
+		return 0;
+	__m128i o4 = _mm_or_si128(_mm256_castsi256_si128(ors), _mm256_extracti128_si256(ors, 1));
+	o4 = _mm_or_si128(o4, _mm_shuffle_epi32(o4, _MM_SHUFFLE(1, 0, 3, 2)));
+	o4 = _mm_or_si128(o4, _mm_shuffle_epi32(o4, _MM_SHUFFLE(2, 3, 0, 1)));
+	*emax = EA, *lmin = EA - 23 + __builtin_ctz((unsigned)_mm_cvtsi128_si32(o4));
+	return 1;
+}
+
+/* m16n16k16 f16 or bf16 (t) with f32 C and D, all 256 elements where float_product's
+ * in_float case holds for the whole product (the samples' products), none otherwise (0):
+ * the products along D's rows as vector FMAs (exact here: every partial sum is), C added
+ * once toward zero; no per-element bookkeeping. */
+static __attribute__((target("avx2,fma,f16c"))) int float16_avx2(unsigned t, struct mma_mats *x)
+{
+	float a[16][16], b[16][16];
+	int EA, EB, LA, LB;
+	if (!convert16(t, &x->a, a, &EA, &LA) || !convert16(t, &x->b, b, &EB, &LB))
+		return 0;
+	int EAB = EA + EB, LAB = LA + LB;
+	/* float_product's conditions, G = K = 16 */
+	if (LAB < EAB - 25 || LAB < -149 || EAB + 6 - LAB > 24 || EAB + 6 >= 127)
+		return 0;
+	/* c_ok's exponent bounds as magnitudes: C in [2^(lo - 127), 2^(hi - 126)) or zero;
+	 * D a normal below 2^127 or zero (else the model's overflow and subnormal rules) */
+	int lo = EAB - 2 + 127, hi = LAB + 25 + 127;
+	lo = lo < 1 ? 1 : lo > 255 ? 255 : lo;
+	hi = hi > 254 ? 254 : hi;
+	const __m256 clo = _mm256_castsi256_ps(_mm256_set1_epi32(lo << 23));
+	const __m256 chi = _mm256_castsi256_ps(_mm256_set1_epi32(hi < 0 ? 0 : (hi + 1) << 23));
+	const __m256 dlo = _mm256_set1_ps(0x1p-126f), dhi = _mm256_set1_ps(0x1p127f);
+	const __m256 absm = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)), z = _mm256_setzero_ps();
+	int mode = fegetround();
+	fesetround(FE_TOWARDZERO);
+	__m256 ok = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
+	for (unsigned r = 0; r < 16; r++) {
+		__m256 p[2] = {z, z};
+#pragma GCC unroll 16
+		for (unsigned k = 0; k < 16; k++) {
+			__m256 ak = _mm256_broadcast_ss(&a[r][k]);
+			p[0] = _mm256_fmadd_ps(ak, _mm256_loadu_ps(&b[k][0]), p[0]);
+			p[1] = _mm256_fmadd_ps(ak, _mm256_loadu_ps(&b[k][8]), p[1]);
+		}
+		for (unsigned j = 0; j < 2; j++) {
+			__m256 c = _mm256_loadu_ps((const float *)&x->c.u32[r][8 * j]);
+			__m256 d = _mm256_add_ps(c, p[j]), ac = _mm256_and_ps(c, absm), ad = _mm256_and_ps(d, absm);
+			__m256 okc = _mm256_or_ps(_mm256_and_ps(_mm256_cmp_ps(ac, clo, _CMP_GE_OQ),
+								 _mm256_cmp_ps(ac, chi, _CMP_LT_OQ)),
+						  _mm256_cmp_ps(ac, z, _CMP_EQ_OQ));
+			if (_mm256_movemask_ps(okc) != 0xff) /* C's lowest bit decides */
+				okc = (__m256)c_ok((v8su)c, EAB, LAB);
+			__m256 okd = _mm256_or_ps(_mm256_and_ps(_mm256_cmp_ps(ad, dlo, _CMP_GE_OQ),
+								 _mm256_cmp_ps(ad, dhi, _CMP_LT_OQ)),
+						  _mm256_cmp_ps(ad, z, _CMP_EQ_OQ));
+			ok = _mm256_and_ps(ok, _mm256_and_ps(okc, okd));
+			_mm256_storeu_ps((float *)&x->d.u32[r][8 * j], d);
+		}
+	}
+	fesetround(mode);
+	return _mm256_movemask_ps(ok) == 0xff;
+}
+
+static int float16(unsigned t, struct mma_mats *x)
+{
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+	    __builtin_cpu_supports("f16c"))
+		return float16_avx2(t, x);
+	return 0;
+}
+
 int mma_fast_dmma(uint64_t *R, const struct ptx_mma *mm)
 {
 	/* two bits of libgcc's CPU model, read: cheap */
@@ -445,6 +564,12 @@ int mma_fast_dmma(uint64_t *R, const struct ptx_mma *mm)
 	return 0;
 }
 #else
+static int float16(unsigned t, struct mma_mats *x)
+{
+	(void)t, (void)x;
+	return 0;
+}
+
 int mma_fast_dmma(uint64_t *R, const struct ptx_mma *mm)
 {
 	(void)R, (void)mm;
@@ -578,16 +703,17 @@ unsigned mma_fast(const struct ptx_mma *mm, struct mma_mats *x)
 	unsigned M = mm->m, N = mm->n, K = mm->k;
 	switch (mm->atype) {
 	case MT_S8: case MT_U8:
-		int_products(mm, x);
-		for (unsigned r = 0; r < M; r++)
-			memset(done[r], 1, N);
+		int_products(mm, x); /* every element: done[] unread */
 		return 0;
 	case MT_F64:
 		return f64_products(M, N, K, x, done);
 	}
 	if ((mm->atype == MT_F16 || mm->atype == MT_BF16 || mm->atype == MT_TF32) &&
-	    mm->ctype == MT_F32 && mm->dtype == MT_F32)
+	    mm->ctype == MT_F32 && mm->dtype == MT_F32) {
+		if (mm->atype != MT_TF32 && M == 16 && N == 16 && K == 16 && float16(mm->atype, x))
+			return 0;
 		return float_products(mm->atype, M, N, K, x);
+	}
 	for (unsigned r = 0; r < M; r++)
 		memset(done[r], 0, N);
 	return M * N;

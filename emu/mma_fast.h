@@ -23,8 +23,8 @@ struct mma_mats {
 	uint8_t done[MMA_MAXD][MMA_MAXD];
 };
 
-/* D = A B + C for instruction mm. Sets x->done[r][c] for each element of D it computed, bit
- * for bit what mma_model.c's model gives, and returns how many it left: none for integers
+/* D = A B + C for instruction mm, bit for bit what mma_model.c's model gives, and returns
+ * how many elements it left (when some, x->done[r][c] says which it computed): none for integers
  * and f64 (but NaN results of f64); f16, bf16 and tf32 with f32 accumulators where no
  * product or C has bits below the model's fixed point, so that its sum is exact
  * (integers, as in NVIDIA's GEMM samples, and most values near them). */

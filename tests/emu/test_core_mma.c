@@ -30,7 +30,7 @@ static uint32_t rnd32(void)
 }
 static unsigned below(unsigned n) { return rnd32() % n; }
 
-enum mode { SMALL_INT, SCALED_C, NARROW, WIDE, SPECIALS, CANCEL, HUGE, TINY, SPREAD_INT, NMODES };
+enum mode { SMALL_INT, SCALED_C, NARROW, WIDE, SPECIALS, CANCEL, HUGE, TINY, SPREAD_INT, EDGE, NMODES };
 
 /* A value of format f: sign, a significand of `bits` random bits, exponent in [lo, hi]
  * (rounded to the format by the model's own packer). */
@@ -56,6 +56,10 @@ static uint64_t special_bits(unsigned t)
 }
 
 static int flat; /* this product's A and B (SPREAD_INT): all of the largest exponent */
+/* EDGE: this product's A and B are `span`-bit integers times 2^0..2^spread, so that the
+ * largest exponent and the lowest bit of each (and so whether the sums of a whole
+ * product are exact in float) lie around float's 24 bits; C small integers */
+static int span, spread;
 
 /* One input of type t (an element of A or B when !is_c) in the given mode. */
 static uint64_t value(unsigned t, enum mode md, int is_c)
@@ -119,6 +123,13 @@ static uint64_t value(unsigned t, enum mode md, int is_c)
 		return fmt_pack(f, 0, rnd32() & ((1u << bits) - 1), (int)below(up), RND_RN, 0);
 	}
 	case TINY: return fval(f, (int)below((unsigned)p) + 1, emin - 12, emin + 6);
+	case EDGE: {
+		if (is_c)
+			return fmt_pack(f, 0, below(4), 0, RND_RN, 0);
+		uint32_t m = rnd32() & ((1u << span) - 1);
+		return fmt_pack(f, 0, flat ? m | 1u << (span - 1) : m, (int)below((unsigned)spread + 1),
+				RND_RN, 0);
+	}
 	default: return 0;
 	}
 }
@@ -190,9 +201,9 @@ static unsigned product(const struct ptx_mma *mm, uint64_t (*D)[MD], int how)
 			put(&x.c, mm->ctype, r, c, C[r][c]);
 		}
 	unsigned left = 0;
-	if (how == 2)
-		left = mma_fast(mm, &x);
-	else
+	if (how == 2 && !(left = mma_fast(mm, &x)))
+		memset(x.done, 1, sizeof x.done); /* all computed: done[] not written */
+	else if (how != 2)
 		mma_products(mm, &x, how);
 	for (unsigned r = 0; r < mm->m; r++)
 		for (unsigned c = 0; c < mm->n; c++)
@@ -240,6 +251,9 @@ static void test_fast_matches_model(void **state)
 		for (unsigned trial = 0; trial < TRIALS; trial++) {
 			enum mode md = (enum mode)(trial % NMODES);
 			flat = trial / NMODES % 2;
+			span = 3 + (int)below(sh->at == MT_F16 ? 9 : sh->at == MT_BF16 ? 6 : 9);
+			spread = 8 + (int)below(3) - span;
+			spread = spread < 0 ? 0 : spread;
 			for (unsigned r = 0; r < MD; r++)
 				for (unsigned i = 0; i < MD; i++) {
 					A[r][i] = value(sh->at, md, 0), B[r][i] = value(sh->bt, md, 0);
