@@ -548,6 +548,52 @@ static __attribute__((target("avx2,fma,f16c"))) int float16_avx2(unsigned t, str
 	return _mm256_movemask_ps(ok) == 0xff;
 }
 
+/* m16n16k16 s8/u8 (sa, sb: A, B signed): B's rows in pairs (2k, 2k + 1) interleaved to 16
+ * bits, so that each 32-bit lane of a vpmaddwd is A[r][2k] B[2k][c] + A[r][2k + 1]
+ * B[2k + 1][c] (at most 2 x 255 x 255: no overflow); eight of them the exact int32 sum;
+ * C added wrapping or, with .satfinite, clamped (int_product's results). */
+static __attribute__((target("avx2"))) void int16_avx2(int sa, int sb, int sat, struct mma_mats *x)
+{
+	__m256i bp[8][2];
+	for (unsigned kp = 0; kp < 8; kp++) {
+		__m128i r0 = _mm_loadu_si128((const __m128i *)x->b.u8[2 * kp]);
+		__m128i r1 = _mm_loadu_si128((const __m128i *)x->b.u8[2 * kp + 1]);
+		__m128i lo = _mm_unpacklo_epi8(r0, r1), hi = _mm_unpackhi_epi8(r0, r1);
+		bp[kp][0] = sb ? _mm256_cvtepi8_epi16(lo) : _mm256_cvtepu8_epi16(lo);
+		bp[kp][1] = sb ? _mm256_cvtepi8_epi16(hi) : _mm256_cvtepu8_epi16(hi);
+	}
+	for (unsigned r = 0; r < 16; r++) {
+		__m128i ar = _mm_loadu_si128((const __m128i *)x->a.u8[r]);
+		int32_t ap[8];
+		_mm256_storeu_si256((__m256i *)ap, sa ? _mm256_cvtepi8_epi16(ar) : _mm256_cvtepu8_epi16(ar));
+		__m256i p[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()};
+#pragma GCC unroll 8
+		for (unsigned kp = 0; kp < 8; kp++) {
+			__m256i ak = _mm256_set1_epi32(ap[kp]);
+			p[0] = _mm256_add_epi32(p[0], _mm256_madd_epi16(ak, bp[kp][0]));
+			p[1] = _mm256_add_epi32(p[1], _mm256_madd_epi16(ak, bp[kp][1]));
+		}
+		for (unsigned j = 0; j < 2; j++) {
+			__m256i c = _mm256_loadu_si256((const __m256i *)&x->c.u32[r][8 * j]);
+			__m256i d = _mm256_add_epi32(c, p[j]);
+			if (sat) { /* overflow: c and p of one sign, d of the other */
+				__m256i ovf = _mm256_andnot_si256(_mm256_xor_si256(c, p[j]), _mm256_xor_si256(c, d));
+				__m256i lim = _mm256_xor_si256(_mm256_srai_epi32(c, 31), _mm256_set1_epi32(INT32_MAX));
+				d = _mm256_blendv_epi8(d, lim, _mm256_srai_epi32(ovf, 31));
+			}
+			_mm256_storeu_si256((__m256i *)&x->d.u32[r][8 * j], d);
+		}
+	}
+}
+
+static int int16(const struct ptx_mma *mm, struct mma_mats *x)
+{
+	if (!__builtin_cpu_supports("avx2"))
+		return 0;
+	int16_avx2(mm->atype == MT_S8, mm->btype == MT_S8, mm->satfinite, x);
+	return 1;
+}
+
 static int float16(unsigned t, struct mma_mats *x)
 {
 	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
@@ -567,6 +613,12 @@ int mma_fast_dmma(uint64_t *R, const struct ptx_mma *mm)
 static int float16(unsigned t, struct mma_mats *x)
 {
 	(void)t, (void)x;
+	return 0;
+}
+
+static int int16(const struct ptx_mma *mm, struct mma_mats *x)
+{
+	(void)mm, (void)x;
 	return 0;
 }
 
@@ -703,8 +755,9 @@ unsigned mma_fast(const struct ptx_mma *mm, struct mma_mats *x)
 	unsigned M = mm->m, N = mm->n, K = mm->k;
 	switch (mm->atype) {
 	case MT_S8: case MT_U8:
-		int_products(mm, x); /* every element: done[] unread */
-		return 0;
+		if (!(M == 16 && N == 16 && K == 16 && int16(mm, x)))
+			int_products(mm, x);
+		return 0; /* every element: done[] unread */
 	case MT_F64:
 		return f64_products(M, N, K, x, done);
 	}
