@@ -411,11 +411,14 @@ static int scan(struct un_fn *u, uint64_t *cur, struct uninit_report *rep, unsig
 		memcpy(cur, u->in + (size_t)b * u->words, u->words * 8);
 		for (unsigned pc = u->start[b]; pc < u->start[b + 1]; pc++) {
 			const struct ptx_insn *in = &f->code[pc];
-			uint32_t uses[MAX_OPS], defs[MAX_OPS];
-			unsigned nu = 0, nd = 0, bad = 0, acc = 0;
+			uint32_t uses[MAX_OPS];
+			unsigned nu = 0, bad = 0, acc = 0;
 			uint32_t first = 0;
-			if (in->op != OP_UNSUPPORTED)
+			if (in->op != OP_UNSUPPORTED) {
+				uint32_t defs[MAX_OPS];
+				unsigned nd;
 				operands(u->m, in, uses, &nu, defs, &nd);
+			}
 			for (unsigned i = 0; i < nu; i++) {
 				uint32_t r = reg_of(u, uses[i]);
 				if (!r || has_bit(cur, r - 1))

@@ -316,9 +316,9 @@ int build_lab(const struct lab_spec *spec, const char *source, enum backend_kind
 	}
 	struct job j = { .backend = backend, .user_source = abs, .lab = true,
 			 .flags = spec->nvcc_flags, .n_flags = spec->nvcc_flags_count };
-	for (unsigned i = 0; i < spec->checks_count; i++) /* issue 6 */
-		j.want_ptx |= backend == BACKEND_GPU && (spec->checks[i].kind == SPEC_CHECK_BARRIERS ||
-							 spec->checks[i].kind == SPEC_CHECK_OPTIMISATIONS);
+	/* gpu: PTX for the static analyses (issue 6, uninitcheck.h), compiled beside the
+	 * program */
+	j.want_ptx = backend == BACKEND_GPU;
 	char *ref = spec_path(spec, spec->reference.file);
 	j.user_dir = folder_of(abs, 1);
 	j.hidden[0] = spec->dir ? folder_of(spec->dir, 1) : NULL;

@@ -13,9 +13,9 @@
 struct build_result {
 	char *program;          /* the executable (in the cache) */
 	char *ptx;              /* emu: the PTX the emulator runs; else NULL */
-	char *barriers_ptx;     /* gpu, when the spec has a barriers or optimisations check:
-				 * PTX (-lineinfo) for the static barrier analysis (issue 6) and
-				 * the optimisation recognisers (optim.h); else NULL */
+	char *barriers_ptx;     /* gpu, lab builds: PTX (-lineinfo) for the static barrier
+				 * analysis (issue 6), the optimisation recognisers (optim.h) and
+				 * the registers read unwritten (uninitcheck.h); else NULL */
 	struct diag_list diags; /* compiler errors and warnings */
 	char *log;              /* raw compiler output */
 	bool cached;            /* found in the cache, nothing compiled */

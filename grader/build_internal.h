@@ -23,7 +23,7 @@ struct job {
 	char **flags;
 	unsigned n_flags;
 	bool lab;                    /* link the harness in */
-	bool want_ptx;               /* gpu: emit prog.ptx too (barriers check, issue 6) */
+	bool want_ptx;               /* gpu: emit prog.ptx too (the static analyses) */
 	char *nvrtc_tool, *nvrtc_lib, *nvrtc_inc; /* emu, BUILD_PTX_NVRTC: pmpplab-nvrtc-ptx,
 				      * libnvrtc.so and -I of the toolkit's headers, when
 				      * both are there; else NULL */

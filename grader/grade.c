@@ -134,6 +134,8 @@ static void explain_glue_errors(struct grading *g)
 	}
 }
 
+static void find_uninit(struct grading *g);
+
 static int do_build(struct grading *g)
 {
 	grading_progress(g, GRADE_STAGE_BUILD, 0, 1, g->source);
@@ -159,11 +161,54 @@ static int do_build(struct grading *g)
 	}
 	if (rc < 0)
 		return rc;
+	find_uninit(g);
 	unsigned warnings = diag_count(&g->prog.diags, DIAG_WARNING);
 	char *w = warnings ? format_build_errors(&g->prog.diags) : NULL;
-	report_add(g->report, "build", 0, true, w ? "%s" : NULL, w);
+	char *u = uninitcheck_text(&g->uninit, UNINITCHECK_MAX);
+	report_add(g->report, "build", 0, true, w || u ? "%s%s%s" : NULL, w ? w : "",
+		   w && u ? "\n" : "", u ? u : "");
 	free(w);
+	free(u);
 	return 0;
+}
+
+/* The registers the kernels read before giving them a value (uninitcheck.h), from the
+ * build's PTX (the emulator's, or the one a GPU build makes beside the program): each a
+ * warning with the compiler's, and again under a failing correctness test and in
+ * memcheck. */
+static void find_uninit(struct grading *g)
+{
+	const char *ptx = g->prog.ptx ? g->prog.ptx : g->prog.barriers_ptx;
+	if (!ptx || uninitcheck_scan(ptx, g->source, &g->uninit) < 0)
+		return;
+	const char *base = fs_base_name(g->source);
+	for (unsigned i = 0; i < g->uninit.n; i++) {
+		const struct uninitcheck_finding *f = &g->uninit.items[i];
+		diag_add(&g->report->build, DIAG_WARNING, strcmp(f->file, base) ? f->file : g->source,
+			 f->line, 0, "%s", f->message);
+	}
+}
+
+void grading_uninit_note(struct grading *g)
+{
+	struct report_test *t = g->report->n_tests ? &g->report->tests[g->report->n_tests - 1] : NULL;
+	if (!t || !g->uninit.n)
+		return;
+	/* the whole text under the first failing test, a pointer to it under the others */
+	const struct uninitcheck_finding *f = &g->uninit.items[0];
+	char *u = NULL, *o = NULL;
+	if (g->uninit_told)
+		asprintf(&u, "%s:%u: %s%s%s is read before it is given a value (see the first failing test)",
+			 f->file, f->line, f->var[0] ? "`" : "a variable", f->var, f->var[0] ? "`" : "");
+	else
+		u = uninitcheck_text(&g->uninit, 3);
+	if (u && asprintf(&o, "%s%sProbably why: %s%s", t->output ? t->output : "",
+			  t->output && *t->output ? "\n" : "", g->uninit_told ? "" : "\n", u) >= 0) {
+		free(t->output);
+		t->output = o;
+		g->uninit_told = true;
+	}
+	free(u);
 }
 
 /* Runs ARGV (B's program, under a tool or not) on REQUEST, writing RESULT (and its
@@ -398,6 +443,7 @@ int grade_lab(const struct lab_spec *spec, const struct grade_opts *opts, struct
 	build_result_release(&g.prog);
 	build_result_release(&g.ref_build);
 	build_result_release(&g.emu);
+	uninitcheck_release(&g.uninit);
 	if (g.twin.d && g.twin.rc == 0)
 		runner_result_release(&g.twin.res);
 	if (g.kept.d)

@@ -188,6 +188,14 @@ void grade_memcheck(struct grading *g, const struct spec_check *c)
 		all = NULL;
 	}
 	free(all);
+	char *u = uninitcheck_text(&g->uninit, UNINITCHECK_MAX), *joined = NULL;
+	if (u && asprintf(&joined, "%s%s%s\nReading a value before it is given one is undefined behaviour, as compute-sanitizer's initcheck says of memory: the numbers may come out right here and wrong on another GPU, compiler or run.",
+			  pass || !text ? "" : text, pass || !text ? "" : "\n", u) >= 0) {
+		free(text);
+		text = joined;
+		pass = false;
+	}
+	free(u);
 	report_add(g->report, "memcheck", c->points, pass, "%s", text ? text : "");
 	free(text);
 }

@@ -411,6 +411,7 @@ static void judge_dataset(struct grading *g, unsigned index, struct dataset_run 
 	if (sr->status != RUNNER_EXITED || sr->exit_code != 0) {
 		report_run_failure(g, label, sr);
 		g->report->tests[g->report->n_tests - 1].max_score = d->points;
+		grading_uninit_note(g);
 	} else {
 		char events[176];
 		snprintf(events, sizeof(events), "%s.events", r->actual);
@@ -424,6 +425,8 @@ static void judge_dataset(struct grading *g, unsigned index, struct dataset_run 
 		if (ok && d->min_launches)
 			ok = judge_launches(g, d, r->actual, &text);
 		report_add(g->report, label, d->points, ok, "%s", text ? text : "");
+		if (!ok)
+			grading_uninit_note(g);
 		free(text);
 	}
 out:

@@ -15,6 +15,7 @@
 #include "runner.h"
 #include "spec.h"
 #include "subrun.h"
+#include "uninitcheck.h"
 
 /* Everything one grading run carries between its steps. */
 struct grading {
@@ -48,6 +49,8 @@ struct grading {
 	struct subrun runs;       /* every run of the submission (sandbox, fail fast) */
 	const char *source;
 	unsigned reported;        /* tests of the report sent to opts->progress */
+	struct uninitcheck_findings uninit; /* registers read unwritten (after the build) */
+	bool uninit_told;         /* a failing test has their whole text already */
 };
 
 /* ---- grade.c: the steps' shared helpers ---- */
@@ -79,6 +82,10 @@ bool grading_stopped(const struct grading *g);
 
 /* gpu: the submission built for the emulator too (built at the first call), or NULL. */
 const struct build_result *grading_emu_twin(struct grading *g);
+
+/* Appends the registers read unwritten (uninitcheck.h), when there are any, to the
+ * output of the report's last test: why its numbers are wrong. */
+void grading_uninit_note(struct grading *g);
 
 /* The lab's time limit for one run of the program, in milliseconds. */
 unsigned grade_timeout_ms(const struct lab_spec *s);

@@ -217,15 +217,17 @@ static void fmt_score(char *buf, size_t n, double score, double max)
 		buf[0] = '\0';
 }
 
-/* Compiler diagnostics with the student's source line under each. */
+/* The build's diagnostics (the compiler's, uninitcheck.h's) with the student's source
+ * line under each. */
 static void render_build_diags(const struct results_input *in, struct sline_list *out)
 {
 	const struct diag_list *b = &in->report->build;
 	if (!b->n)
 		return;
 	sline_list_add(out);
-	sline_list_addf(out, ROLE_H2, "Compiler %s",
-			diag_count(b, DIAG_ERROR) ? "errors" : "warnings");
+	/* warnings: the compiler's and the static checks' (a variable read unset) */
+	sline_list_addf(out, ROLE_H2, "%s",
+			diag_count(b, DIAG_ERROR) ? "Compiler errors" : "Warnings");
 	unsigned shown = 0;
 	for (unsigned i = 0; i < b->n && shown < RESULTS_MAX_SOURCE_DIAGS; i++) {
 		const struct diag *d = &b->items[i];
