@@ -115,6 +115,24 @@ static struct report *make_report(bool build_ok)
 	return r;
 }
 
+/* A built program's warnings (the static check's variable read unset among them) show
+ * under "Warnings", with the source line. */
+static void test_build_warnings(void **state)
+{
+	(void)state;
+	struct report *r = make_report(true);
+	diag_add(&r->build, DIAG_WARNING, student, 4, 0,
+		 "`i` is read before it is given one: initialise it before the loop");
+	struct results_input in = {.spec = &spec, .student_path = student, .report = r, .width = 70};
+	render(&in);
+	assert_true(find("Warnings") > 0);
+	assert_int_equal(find("Compiler errors"), -1);
+	int w = find(":4:0: warning: `i` is read before it is"); /* then wrapped */
+	assert_true(w > find("Warnings"));
+	assert_non_null(strstr(out.lines[w + 2].text, "4 |     int i = blockIdx.x"));
+	report_free(r);
+}
+
 static void test_compile_errors(void **state)
 {
 	(void)state;
@@ -435,6 +453,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_running_checklist),
 		cmocka_unit_test(test_compile_errors),
+		cmocka_unit_test(test_build_warnings),
 		cmocka_unit_test(test_fault_source_once),
 		cmocka_unit_test(test_not_run_grouped),
 		cmocka_unit_test(test_failed_dataset_and_runtime_line),
