@@ -1,7 +1,7 @@
 /* exec_fast — the instruction loop's common case: the kernel's own instructions that
  * make up the hot loops of most kernels (integer and f32 arithmetic, compares, address
  * conversions, loads and stores that stay inside one array, branches that do not
- * diverge), with no hooks (race checker, memory checks) and no trace. Each instruction's
+ * diverge), with no hooks (race checker, memory checks). Each instruction's
  * kind and type are folded into one code at the launch (fast_ops), so the loop does not
  * look at the instruction's type, modifiers or flags again; and it is a small function,
  * so its pc, budget, mask and registers stay in host registers (in warp_exec's switch
@@ -10,11 +10,17 @@
  * fast_run stops before the first instruction it does not take, and before one whose
  * case it finds it cannot do (a divergent branch, an access outside the array its first
  * lane is in): warp_exec runs that one, with every check, and comes back. So each case
- * here computes exactly what warp_exec's does for the same instruction.
+ * here computes exactly what warp_exec's does for the same instruction. With the trace
+ * on (the TUI's panels) the same loop runs as fast_run_traced, which tells the trace of
+ * each instruction it ran, as warp_exec does; an instruction it leaves is told by
+ * warp_exec alone.
  */
 #include "exec_internal.h"
 
 #include <stdlib.h>
+
+#include "exec_compare.h"
+#include "trace.h" /* issue 7 (panels) */
 
 enum fast_op {
 	F_SLOW, /* warp_exec's */
@@ -69,8 +75,7 @@ static uint8_t fast_op(const struct ptx_insn *in)
 	case OP_SHR:
 		return sz == 4 && !is_signed_t(ty) ? F_SHRU32 : F_SLOW;
 	case OP_SETP:
-		return (ty == PT_S32 || ty == PT_U32 || ty == PT_F32) && in->mod <= CMP_HS &&
-			       !(in->mod2 && in->ns > 2) ? F_SETP : F_SLOW;
+		return F_SETP; /* warp_exec's own function */
 	case OP_CVTA:
 		return F_CVTA;
 	case OP_LD:
@@ -98,12 +103,15 @@ uint8_t *fast_ops(const struct ptx_func *f)
 
 /* ld and st, out of line: their checks and calls would take fast_run's registers.
  * Returns 0, done; 1, warp_exec's (outside the array of the first lane, misaligned, or a
- * parameter the lanes read at different addresses). */
+ * parameter the lanes read at different addresses). With the trace on, tells it of the
+ * instruction (EMASK: the lanes that issue it) and its access once it is sure to do it,
+ * before the copy (a load may overwrite its address register). */
 #if EMU_CLONES
 __attribute__((target_clones("arch=x86-64-v3", "default"))) /* see emu/meson.build */
 #endif
 static __attribute__((noinline)) int fast_mem(struct block *b, struct warp *w,
-					      const struct ptx_insn *in, uint64_t *R, uint32_t m)
+					      const struct ptx_insn *in, uint64_t *R, uint32_t m,
+					      uint32_t emask)
 {
 	unsigned sz = ptx_tsize(in->type), sp = in->space;
 	uint64_t *d = DS(0);
@@ -112,18 +120,27 @@ static __attribute__((noinline)) int fast_mem(struct block *b, struct warp *w,
 	uintptr_t p0, w0;
 	uint64_t ends[4];
 	int shape;
+#define FAST_TRACE(a)                                                                    \
+	do {                                                                             \
+		if (__builtin_expect(b->tsm != NULL, 0)) {                               \
+			emu_trace_insn(b->tsm, w->id, emask, in);                       \
+			emu_trace_mem(b->tsm, in, (int)sp, a, in->off, sz, m, !ld);     \
+		}                                                                        \
+	} while (0)
 	if (sp == SP_KPARAM) { /* warp_exec's: the same value for every lane */
 		uint64_t x = a[__builtin_ctz(m)] + (uint64_t)in->off, apart = 0;
 		if (in->s[0] != SR_ZERO && !(in->imm & 1))
 			LANES(apart |= a[l] != a[__builtin_ctz(m)]);
 		if (apart || x > b->L->kparam_size || sz > b->L->kparam_size - x)
 			return 1;
+		FAST_TRACE(a);
 		uint64_t v = load_n(b->L->kparams + x, sz, sg);
 		LANES(d[l] = v);
 		return 0;
 	}
 	if (sz == 4 && m == FULL && (shape = span_shape(a, ends)) &&
 	    (p0 = warp_span(b, w, (int)sp, ends, in->off, 4, 0xf, &w0))) {
+		FAST_TRACE(a);
 		if (ld)
 			span_load_shape(d, a[0], a[16], p0, sg, shape);
 		else
@@ -132,6 +149,7 @@ static __attribute__((noinline)) int fast_mem(struct block *b, struct warp *w,
 	}
 	if (!(p0 = warp_span(b, w, (int)sp, a, in->off, sz, m, &w0)))
 		return 1;
+	FAST_TRACE(a);
 	if (ld) {
 		span_load(d, a, p0, sz, sg, m);
 	} else {
@@ -140,35 +158,18 @@ static __attribute__((noinline)) int fast_mem(struct block *b, struct warp *w,
 			span_written(a, w0, sz, m);
 	}
 	return 0;
-}
-
-/* setp, out of line for the same reason (its vectors want an aligned stack) */
-#if EMU_CLONES
-__attribute__((target_clones("arch=x86-64-v3", "default"))) /* see emu/meson.build */
-#endif
-static __attribute__((noinline)) void fast_setp(const struct ptx_insn *in, uint64_t *R,
-						uint32_t m)
-{
-	const uint64_t *a = SS(0), *c = SS(1);
-	unsigned ty = in->type, md = in->mod;
-	uint32_t t = 0;
-	if (!setp_fast(&t, a, c, in->imm & 2, ty, md))
-		LANES(t |= (uint32_t)cmp_typed(ty, md, a[l], c[l]) << l);
-	pred_write(R, in->d[0], t, m);
-	if (in->nd > 1)
-		pred_write(R, in->d[1], ~t, m);
+#undef FAST_TRACE
 }
 
 /* The operands of the case */
 #define D0 uint64_t *d = DS(0)
 #define S01 const uint64_t *a = SS(0), *c = SS(1)
 
-#if EMU_CLONES
-__attribute__((target_clones("arch=x86-64-v3", "default"))) /* see emu/meson.build */
-#endif
-uint32_t fast_run(struct block *b, struct warp *w, uint64_t *R, const struct ptx_insn *code,
-		  const uint8_t *ops, uint32_t pc, uint32_t rpc, uint32_t emask,
-		  unsigned *budgetp, uint64_t *countp)
+/* The loop, inlined into fast_run (TSM NULL: no test of it at all) and fast_run_traced. */
+static inline __attribute__((always_inline)) uint32_t
+fast_loop(struct block *b, struct warp *w, uint64_t *R, const struct ptx_insn *code,
+	  const uint8_t *ops, uint32_t pc, uint32_t rpc, uint32_t emask, unsigned *budgetp,
+	  uint64_t *countp, struct emu_trace_sm *tsm)
 {
 	unsigned budget = *budgetp;
 	uint64_t count = *countp;
@@ -264,7 +265,7 @@ uint32_t fast_run(struct block *b, struct warp *w, uint64_t *R, const struct ptx
 			break;
 		}
 		case F_SETP:
-			fast_setp(in, R, m);
+			setp_exec(in, R, m); /* exec_compare.c */
 			break;
 		case F_CVTA: {
 			D0;
@@ -279,9 +280,9 @@ uint32_t fast_run(struct block *b, struct warp *w, uint64_t *R, const struct ptx
 		}
 		case F_LD:
 		case F_ST:
-			if (fast_mem(b, w, in, R, m))
+			if (fast_mem(b, w, in, R, m, emask))
 				goto out;
-			break;
+			goto traced; /* by fast_mem */
 		case F_BRA:
 			if (in->guard < 0 || (emask & ~m) == 0) /* uniform */
 				next = in->target;
@@ -290,6 +291,9 @@ uint32_t fast_run(struct block *b, struct warp *w, uint64_t *R, const struct ptx
 			break;
 		}
 	done:
+		if (tsm) /* issue 7 (panels): lanes that issue it, as warp_exec tells it */
+			emu_trace_insn(tsm, w->id, emask, in);
+	traced:
 		budget--;
 		count += (unsigned)__builtin_popcount(m);
 		pc = next;
@@ -298,4 +302,24 @@ out:
 	*budgetp = budget;
 	*countp = count;
 	return pc;
+}
+
+#if EMU_CLONES
+__attribute__((target_clones("arch=x86-64-v3", "default"))) /* see emu/meson.build */
+#endif
+uint32_t fast_run(struct block *b, struct warp *w, uint64_t *R, const struct ptx_insn *code,
+		  const uint8_t *ops, uint32_t pc, uint32_t rpc, uint32_t emask,
+		  unsigned *budget, uint64_t *count)
+{
+	return fast_loop(b, w, R, code, ops, pc, rpc, emask, budget, count, NULL);
+}
+
+#if EMU_CLONES
+__attribute__((target_clones("arch=x86-64-v3", "default"))) /* see emu/meson.build */
+#endif
+uint32_t fast_run_traced(struct block *b, struct warp *w, uint64_t *R,
+			 const struct ptx_insn *code, const uint8_t *ops, uint32_t pc,
+			 uint32_t rpc, uint32_t emask, unsigned *budget, uint64_t *count)
+{
+	return fast_loop(b, w, R, code, ops, pc, rpc, emask, budget, count, b->tsm);
 }

@@ -18,6 +18,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "exec_compare.h"
+
 /* ---- formats ---------------------------------------------------------------------- */
 
 struct fmt {

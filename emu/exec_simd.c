@@ -6,6 +6,8 @@
  */
 #include "exec_internal.h"
 
+#include "exec_compare.h"
+
 /* ---- add/sub/min/max/neg/abs on .u16x2/.s16x2 and .relu min/max (OP_SIMD) ---------------- */
 
 static int64_t lane16(uint32_t x, unsigned i, int sg)
