@@ -522,6 +522,12 @@ static int product(struct block *b, struct warp *w, const struct ptx_insn *in,
 	if (mm->atype == MT_F64 && mm->m == 8 && mm->n == 8 && mm->k == 4 && mma_fast_dmma(R, mm))
 		return 0;
 	struct mma_mats *x = &ws->x;
+	if (mma_fast_wmma16(mm)) {
+		mma_fast_gather16(R, mm, x);
+		mma_products(mm, x, 0);
+		mma_fast_scatter16(R, mm, x);
+		return 0;
+	}
 	unsigned it = mm->atype, ib = ptx_mtype_bits(it);
 	unsigned cb = ptx_mtype_bits(mm->ctype), db = ptx_mtype_bits(mm->dtype);
 	const struct frag_map *fa = frag_map(ws, mm, MF_A, it, frag_elems(mm->na, it), ib);

@@ -60,6 +60,7 @@ typedef float v4sf __attribute__((vector_size(16)));
 typedef int32_t v4si __attribute__((vector_size(16)));
 typedef double v4df __attribute__((vector_size(32)));
 typedef int64_t v4di __attribute__((vector_size(32)));
+typedef uint64_t v4du __attribute__((vector_size(32)));
 
 #define LOADV(T, p) ({ T v_; memcpy(&v_, (p), sizeof v_); v_; })
 #define STOREV(p, v) do { __typeof__(v) v_ = (v); memcpy((p), &v_, sizeof v_); } while (0)
@@ -436,6 +437,171 @@ static __attribute__((target("avx2,fma"))) int dmma_avx2(uint64_t *R, const stru
 	return 1;
 }
 
+/* The 16 x 16 f16 or bf16 (t) inputs X as floats f (exact), with the largest exponent
+ * and the lowest set bit as convert() counts them; 0 where a NaN or an infinity is among
+ * them, or an element's lowest bit lies 24 or more below the largest exponent (then no
+ * sum of the product is exact in float: float16_avx2 gives up anyway). Scaled by
+ * 2^(23 - emax), every element is then an integer below 2^24, and the lowest set bit of
+ * them all is that of their OR. */
+static inline __attribute__((always_inline, target("avx2,fma,f16c"))) int
+convert16(unsigned t, const union mma_mat *X, float (*f)[16], int *emax, int *lmin)
+{
+	const __m256i magm = _mm256_set1_epi16(0x7fff);
+	const __m256i expm = _mm256_set1_epi16(t == MT_F16 ? 0x7c00 : 0x7f80);
+	__m256i h[16], mx = _mm256_setzero_si256(), sp = _mm256_setzero_si256();
+	for (unsigned r = 0; r < 16; r++) {
+		h[r] = _mm256_loadu_si256((const __m256i *)&X->u16[r][0]);
+		mx = _mm256_max_epu16(mx, _mm256_and_si256(h[r], magm));
+		sp = _mm256_or_si256(sp, _mm256_cmpeq_epi16(_mm256_and_si256(h[r], expm), expm));
+	}
+	if (!_mm256_testz_si256(sp, sp))
+		return 0;
+	/* the largest magnitude: the smallest complement */
+	__m128i m8 = _mm_max_epu16(_mm256_castsi256_si128(mx), _mm256_extracti128_si256(mx, 1));
+	unsigned big = 0xffffu - ((unsigned)_mm_cvtsi128_si32(_mm_minpos_epu16(
+						  _mm_xor_si128(m8, _mm_set1_epi16(-1)))) & 0xffffu);
+	if (!big) {
+		memset(f, 0, 16 * sizeof *f);
+		*emax = -NOBIT, *lmin = NOBIT;
+		return 1;
+	}
+	int sh = t == MT_F16 ? 10 : 7, bias = t == MT_F16 ? 15 : 127;
+	int E = (int)(big >> sh), EA = E ? E - bias : 1 - bias;
+	if (EA < -100) /* 2^(23 - EA) is no float */
+		return 0;
+	const __m256 scale = _mm256_castsi256_ps(_mm256_set1_epi32((150 - EA) << 23));
+	__m256i ors = _mm256_setzero_si256(), bad = _mm256_setzero_si256();
+	for (unsigned r = 0; r < 16; r++)
+		for (unsigned j = 0; j < 2; j++) {
+			__m128i hj = j ? _mm256_extracti128_si256(h[r], 1) : _mm256_castsi256_si128(h[r]);
+			__m256 v = t == MT_F16 ? _mm256_cvtph_ps(hj)
+					       : _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(hj), 16));
+			_mm256_storeu_ps(&f[r][8 * j], v);
+			__m256 y = _mm256_mul_ps(v, scale);
+			__m256i yi = _mm256_cvttps_epi32(y);
+			/* not an integer, or a nonzero element gone to zero */
+			__m256 ne = _mm256_cmp_ps(_mm256_cvtepi32_ps(yi), y, _CMP_NEQ_UQ);
+			__m256 lost = _mm256_andnot_ps(_mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_EQ_OQ),
+						       _mm256_cmp_ps(y, _mm256_setzero_ps(), _CMP_EQ_OQ));
+			bad = _mm256_or_si256(bad, _mm256_castps_si256(_mm256_or_ps(ne, lost)));
+			ors = _mm256_or_si256(ors, yi);
+		}
+	if (!_mm256_testz_si256(bad, bad))
+		return 0;
+	__m128i o4 = _mm_or_si128(_mm256_castsi256_si128(ors), _mm256_extracti128_si256(ors, 1));
+	o4 = _mm_or_si128(o4, _mm_shuffle_epi32(o4, _MM_SHUFFLE(1, 0, 3, 2)));
+	o4 = _mm_or_si128(o4, _mm_shuffle_epi32(o4, _MM_SHUFFLE(2, 3, 0, 1)));
+	*emax = EA, *lmin = EA - 23 + __builtin_ctz((unsigned)_mm_cvtsi128_si32(o4));
+	return 1;
+}
+
+/* m16n16k16 f16 or bf16 (t) with f32 C and D, all 256 elements where float_product's
+ * in_float case holds for the whole product (the samples' products), none otherwise (0):
+ * the products along D's rows as vector FMAs (exact here: every partial sum is), C added
+ * once toward zero; no per-element bookkeeping. */
+static __attribute__((target("avx2,fma,f16c"))) int float16_avx2(unsigned t, struct mma_mats *x)
+{
+	float a[16][16], b[16][16];
+	int EA, EB, LA, LB;
+	if (!convert16(t, &x->a, a, &EA, &LA) || !convert16(t, &x->b, b, &EB, &LB))
+		return 0;
+	int EAB = EA + EB, LAB = LA + LB;
+	/* float_product's conditions, G = K = 16 */
+	if (LAB < EAB - 25 || LAB < -149 || EAB + 6 - LAB > 24 || EAB + 6 >= 127)
+		return 0;
+	/* c_ok's exponent bounds as magnitudes: C in [2^(lo - 127), 2^(hi - 126)) or zero;
+	 * D a normal below 2^127 or zero (else the model's overflow and subnormal rules) */
+	int lo = EAB - 2 + 127, hi = LAB + 25 + 127;
+	lo = lo < 1 ? 1 : lo > 255 ? 255 : lo;
+	hi = hi > 254 ? 254 : hi;
+	const __m256 clo = _mm256_castsi256_ps(_mm256_set1_epi32(lo << 23));
+	const __m256 chi = _mm256_castsi256_ps(_mm256_set1_epi32(hi < 0 ? 0 : (hi + 1) << 23));
+	const __m256 dlo = _mm256_set1_ps(0x1p-126f), dhi = _mm256_set1_ps(0x1p127f);
+	const __m256 absm = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)), z = _mm256_setzero_ps();
+	int mode = fegetround();
+	fesetround(FE_TOWARDZERO);
+	__m256 ok = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
+	for (unsigned r = 0; r < 16; r++) {
+		__m256 p[2] = {z, z};
+#pragma GCC unroll 16
+		for (unsigned k = 0; k < 16; k++) {
+			__m256 ak = _mm256_broadcast_ss(&a[r][k]);
+			p[0] = _mm256_fmadd_ps(ak, _mm256_loadu_ps(&b[k][0]), p[0]);
+			p[1] = _mm256_fmadd_ps(ak, _mm256_loadu_ps(&b[k][8]), p[1]);
+		}
+		for (unsigned j = 0; j < 2; j++) {
+			__m256 c = _mm256_loadu_ps((const float *)&x->c.u32[r][8 * j]);
+			__m256 d = _mm256_add_ps(c, p[j]), ac = _mm256_and_ps(c, absm), ad = _mm256_and_ps(d, absm);
+			__m256 okc = _mm256_or_ps(_mm256_and_ps(_mm256_cmp_ps(ac, clo, _CMP_GE_OQ),
+								 _mm256_cmp_ps(ac, chi, _CMP_LT_OQ)),
+						  _mm256_cmp_ps(ac, z, _CMP_EQ_OQ));
+			if (_mm256_movemask_ps(okc) != 0xff) /* C's lowest bit decides */
+				okc = (__m256)c_ok((v8su)c, EAB, LAB);
+			__m256 okd = _mm256_or_ps(_mm256_and_ps(_mm256_cmp_ps(ad, dlo, _CMP_GE_OQ),
+								 _mm256_cmp_ps(ad, dhi, _CMP_LT_OQ)),
+						  _mm256_cmp_ps(ad, z, _CMP_EQ_OQ));
+			ok = _mm256_and_ps(ok, _mm256_and_ps(okc, okd));
+			_mm256_storeu_ps((float *)&x->d.u32[r][8 * j], d);
+		}
+	}
+	fesetround(mode);
+	return _mm256_movemask_ps(ok) == 0xff;
+}
+
+/* m16n16k16 s8/u8 (sa, sb: A, B signed): B's rows in pairs (2k, 2k + 1) interleaved to 16
+ * bits, so that each 32-bit lane of a vpmaddwd is A[r][2k] B[2k][c] + A[r][2k + 1]
+ * B[2k + 1][c] (at most 2 x 255 x 255: no overflow); eight of them the exact int32 sum;
+ * C added wrapping or, with .satfinite, clamped (int_product's results). */
+static __attribute__((target("avx2"))) void int16_avx2(int sa, int sb, int sat, struct mma_mats *x)
+{
+	__m256i bp[8][2];
+	for (unsigned kp = 0; kp < 8; kp++) {
+		__m128i r0 = _mm_loadu_si128((const __m128i *)x->b.u8[2 * kp]);
+		__m128i r1 = _mm_loadu_si128((const __m128i *)x->b.u8[2 * kp + 1]);
+		__m128i lo = _mm_unpacklo_epi8(r0, r1), hi = _mm_unpackhi_epi8(r0, r1);
+		bp[kp][0] = sb ? _mm256_cvtepi8_epi16(lo) : _mm256_cvtepu8_epi16(lo);
+		bp[kp][1] = sb ? _mm256_cvtepi8_epi16(hi) : _mm256_cvtepu8_epi16(hi);
+	}
+	for (unsigned r = 0; r < 16; r++) {
+		__m128i ar = _mm_loadu_si128((const __m128i *)x->a.u8[r]);
+		int32_t ap[8];
+		_mm256_storeu_si256((__m256i *)ap, sa ? _mm256_cvtepi8_epi16(ar) : _mm256_cvtepu8_epi16(ar));
+		__m256i p[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()};
+#pragma GCC unroll 8
+		for (unsigned kp = 0; kp < 8; kp++) {
+			__m256i ak = _mm256_set1_epi32(ap[kp]);
+			p[0] = _mm256_add_epi32(p[0], _mm256_madd_epi16(ak, bp[kp][0]));
+			p[1] = _mm256_add_epi32(p[1], _mm256_madd_epi16(ak, bp[kp][1]));
+		}
+		for (unsigned j = 0; j < 2; j++) {
+			__m256i c = _mm256_loadu_si256((const __m256i *)&x->c.u32[r][8 * j]);
+			__m256i d = _mm256_add_epi32(c, p[j]);
+			if (sat) { /* overflow: c and p of one sign, d of the other */
+				__m256i ovf = _mm256_andnot_si256(_mm256_xor_si256(c, p[j]), _mm256_xor_si256(c, d));
+				__m256i lim = _mm256_xor_si256(_mm256_srai_epi32(c, 31), _mm256_set1_epi32(INT32_MAX));
+				d = _mm256_blendv_epi8(d, lim, _mm256_srai_epi32(ovf, 31));
+			}
+			_mm256_storeu_si256((__m256i *)&x->d.u32[r][8 * j], d);
+		}
+	}
+}
+
+static int int16(const struct ptx_mma *mm, struct mma_mats *x)
+{
+	if (!__builtin_cpu_supports("avx2"))
+		return 0;
+	int16_avx2(mm->atype == MT_S8, mm->btype == MT_S8, mm->satfinite, x);
+	return 1;
+}
+
+static int float16(unsigned t, struct mma_mats *x)
+{
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+	    __builtin_cpu_supports("f16c"))
+		return float16_avx2(t, x);
+	return 0;
+}
+
 int mma_fast_dmma(uint64_t *R, const struct ptx_mma *mm)
 {
 	/* two bits of libgcc's CPU model, read: cheap */
@@ -444,6 +610,18 @@ int mma_fast_dmma(uint64_t *R, const struct ptx_mma *mm)
 	return 0;
 }
 #else
+static int float16(unsigned t, struct mma_mats *x)
+{
+	(void)t, (void)x;
+	return 0;
+}
+
+static int int16(const struct ptx_mma *mm, struct mma_mats *x)
+{
+	(void)mm, (void)x;
+	return 0;
+}
+
 int mma_fast_dmma(uint64_t *R, const struct ptx_mma *mm)
 {
 	(void)R, (void)mm;
@@ -451,22 +629,151 @@ int mma_fast_dmma(uint64_t *R, const struct ptx_mma *mm)
 }
 #endif
 
+/* wmma m16n16k16's fragments (lane l = 4g + t; frag_pos in exec_mma.c): A's register h
+ * (0, 1) holds row g + 8h, k 0..7 (16-bit: the pair 2t, 2t + 1; its register 2 + h k 8..15)
+ * or k 0..15 (8-bit: 4t..4t + 3); B's likewise by column (16-bit: register 2h column
+ * g + 8h, k 0..7, register 2h + 1 k 8..15; 8-bit: register h); C's and D's register i,
+ * row g + 8 (i >> 1 & 1), column 2t + (i & 1) + 8 (i >> 2). So four lanes' low words are
+ * a run of A's row, and C's registers i, i + 1 together a row's eight columns. */
+int mma_fast_wmma16(const struct ptx_mma *mm)
+{
+	unsigned t = mm->atype;
+	return mm->kind == MMA_WMMA && mm->m == 16 && mm->n == 16 && mm->k == 16 &&
+	       (t == MT_F16 || t == MT_BF16 || t == MT_S8 || t == MT_U8) &&
+	       ptx_mtype_bits(mm->ctype) == 32 && ptx_mtype_bits(mm->dtype) == 32;
+}
+
+/* Lanes L..L+3's low words (R + L), a run of 16 bytes of a fragment's matrix. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+typedef __m128i run16;
+static inline run16 lanes4(const uint64_t *p)
+{
+	__m128 lo = _mm_loadu_ps((const float *)p), hi = _mm_loadu_ps((const float *)(p + 2));
+	return _mm_castps_si128(_mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)));
+}
+/* out[2i], out[2i + 1]: rows i and i + n/2 interleaved by w-byte elements (low halves,
+ * high halves): a rotation of each element's (row, column) index bits by one, so that
+ * log2(n) of them transpose n rows of n elements (w 2, n 8; w 1, n 16). */
+static inline __attribute__((always_inline)) void shuffle_rows(const run16 *r, run16 *o, unsigned n,
+								 unsigned w)
+{
+#pragma GCC unroll 8
+	for (unsigned i = 0; i < n / 2; i++) {
+		o[2 * i] = w == 1 ? _mm_unpacklo_epi8(r[i], r[i + n / 2]) : _mm_unpacklo_epi16(r[i], r[i + n / 2]);
+		o[2 * i + 1] = w == 1 ? _mm_unpackhi_epi8(r[i], r[i + n / 2]) : _mm_unpackhi_epi16(r[i], r[i + n / 2]);
+	}
+}
+#else
+typedef struct { uint8_t b[16]; } run16;
+static inline run16 lanes4(const uint64_t *p)
+{
+	run16 v;
+	for (unsigned l = 0; l < 4; l++) {
+		uint32_t w = (uint32_t)p[l];
+		memcpy(v.b + 4 * l, &w, 4);
+	}
+	return v;
+}
+static inline void shuffle_rows(const run16 *r, run16 *o, unsigned n, unsigned w)
+{
+	for (unsigned i = 0; i < n / 2; i++)
+		for (unsigned h = 0; h < 2; h++)
+			for (unsigned j = 0; j < n / 2; j++) {
+				memcpy(o[2 * i + h].b + 2 * j * w, r[i].b + 8 * h + j * w, w);
+				memcpy(o[2 * i + h].b + (2 * j + 1) * w, r[i + n / 2].b + 8 * h + j * w, w);
+			}
+}
+#endif
+
+/* r transposed: n 8 (w 2) ends in o, n 16 (w 1) in r */
+static inline __attribute__((always_inline)) void transpose(run16 *r, run16 *o, unsigned n,
+							    unsigned w)
+{
+	shuffle_rows(r, o, n, w);
+	shuffle_rows(o, r, n, w);
+	shuffle_rows(r, o, n, w);
+	if (n == 16)
+		shuffle_rows(o, r, n, w);
+}
+
+CLONES void mma_fast_gather16(const uint64_t *R, const struct ptx_mma *mm, struct mma_mats *x)
+{
+	const uint64_t *A, *B;
+	run16 r[16], o[16];
+	if (ptx_mtype_bits(mm->atype) == 16) {
+		/* A by row; B's columns, 8 x 8 blocks, transposed to its rows */
+		for (unsigned q = 0; q < 4; q++) {
+			A = R + (size_t)mm->a[q] * 32, B = R + (size_t)mm->b[q] * 32;
+			unsigned h = q & 1, k0 = 8 * (q >> 1);
+#pragma GCC unroll 8
+			for (unsigned g = 0; g < 8; g++) {
+				run16 v = lanes4(A + 4 * g);
+				memcpy(&x->a.u16[g + 8 * h][k0], &v, 16);
+				r[g] = lanes4(B + 4 * g);
+			}
+			transpose(r, o, 8, 2);
+			for (unsigned j = 0; j < 8; j++) /* register q: columns 8 (q >> 1), k 8 (q & 1) */
+				memcpy(&x->b.u16[8 * (q & 1) + j][8 * (q >> 1)], &o[j], 16);
+		}
+	} else {
+		for (unsigned h = 0; h < 2; h++) {
+			A = R + (size_t)mm->a[h] * 32, B = R + (size_t)mm->b[h] * 32;
+#pragma GCC unroll 8
+			for (unsigned g = 0; g < 8; g++) {
+				run16 v = lanes4(A + 4 * g);
+				memcpy(&x->a.u8[g + 8 * h][0], &v, 16);
+				r[8 * h + g] = lanes4(B + 4 * g);
+			}
+		}
+		transpose(r, o, 16, 1);
+		for (unsigned k = 0; k < 16; k++)
+			memcpy(&x->b.u8[k][0], &r[k], 16);
+	}
+	/* C: registers i, i + 1 are row g + 8 (i >> 1 & 1)'s even and odd columns */
+	for (unsigned i = 0; i < 8; i += 2) {
+		const uint64_t *ev = R + (size_t)mm->c[i] * 32, *od = R + (size_t)mm->c[i + 1] * 32;
+		unsigned r0 = 8 * (i >> 1 & 1), c0 = 8 * (i >> 2);
+#pragma GCC unroll 8
+		for (unsigned g = 0; g < 8; g++) {
+			v4di e = LOADV(v4di, ev + 4 * g), o = LOADV(v4di, od + 4 * g);
+			STOREV(&x->c.u32[r0 + g][c0], (e & 0xffffffff) | o << 32);
+		}
+	}
+}
+
+CLONES void mma_fast_scatter16(uint64_t *R, const struct ptx_mma *mm, const struct mma_mats *x)
+{
+	for (unsigned i = 0; i < 8; i += 2) {
+		uint64_t *ev = R + (size_t)mm->d[i] * 32, *od = R + (size_t)mm->d[i + 1] * 32;
+		unsigned r0 = 8 * (i >> 1 & 1), c0 = 8 * (i >> 2);
+#pragma GCC unroll 8
+		for (unsigned g = 0; g < 8; g++) {
+			v4di d = LOADV(v4di, &x->d.u32[r0 + g][c0]);
+			STOREV(ev + 4 * g, d & 0xffffffff);
+			STOREV(od + 4 * g, (v4di)((v4du)d >> 32));
+		}
+	}
+}
+
 unsigned mma_fast(const struct ptx_mma *mm, struct mma_mats *x)
 {
 	uint8_t (*done)[MD] = x->done;
 	unsigned M = mm->m, N = mm->n, K = mm->k;
 	switch (mm->atype) {
 	case MT_S8: case MT_U8:
-		int_products(mm, x);
-		for (unsigned r = 0; r < M; r++)
-			memset(done[r], 1, N);
-		return 0;
+		if (!(M == 16 && N == 16 && K == 16 && int16(mm, x)))
+			int_products(mm, x);
+		return 0; /* every element: done[] unread */
 	case MT_F64:
 		return f64_products(M, N, K, x, done);
 	}
 	if ((mm->atype == MT_F16 || mm->atype == MT_BF16 || mm->atype == MT_TF32) &&
-	    mm->ctype == MT_F32 && mm->dtype == MT_F32)
+	    mm->ctype == MT_F32 && mm->dtype == MT_F32) {
+		if (mm->atype != MT_TF32 && M == 16 && N == 16 && K == 16 && float16(mm->atype, x))
+			return 0;
 		return float_products(mm->atype, M, N, K, x);
+	}
 	for (unsigned r = 0; r < M; r++)
 		memset(done[r], 0, N);
 	return M * N;

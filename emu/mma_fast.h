@@ -23,8 +23,8 @@ struct mma_mats {
 	uint8_t done[MMA_MAXD][MMA_MAXD];
 };
 
-/* D = A B + C for instruction mm. Sets x->done[r][c] for each element of D it computed, bit
- * for bit what mma_model.c's model gives, and returns how many it left: none for integers
+/* D = A B + C for instruction mm, bit for bit what mma_model.c's model gives, and returns
+ * how many elements it left (when some, x->done[r][c] says which it computed): none for integers
  * and f64 (but NaN results of f64); f16, bf16 and tf32 with f32 accumulators where no
  * product or C has bits below the model's fixed point, so that its sum is exact
  * (integers, as in NVIDIA's GEMM samples, and most values near them). */
@@ -36,5 +36,12 @@ unsigned mma_fast(const struct ptx_mma *mm, struct mma_mats *x);
  * written) when the CPU has no FMA vectors or a result is a NaN, whose bits the model
  * decides: the caller then takes the general way. */
 int mma_fast_dmma(uint64_t *R, const struct ptx_mma *mm);
+
+/* wmma m16n16k16 with f16, bf16, s8 or u8 inputs and 32-bit C and D: the fragments
+ * moved between the warp's registers R and x's matrices by their layout directly, for
+ * mma_products (the general way finds each element's place in a table). */
+int mma_fast_wmma16(const struct ptx_mma *mm);
+void mma_fast_gather16(const uint64_t *R, const struct ptx_mma *mm, struct mma_mats *x);
+void mma_fast_scatter16(uint64_t *R, const struct ptx_mma *mm, const struct mma_mats *x);
 
 #endif

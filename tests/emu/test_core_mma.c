@@ -30,7 +30,7 @@ static uint32_t rnd32(void)
 }
 static unsigned below(unsigned n) { return rnd32() % n; }
 
-enum mode { SMALL_INT, SCALED_C, NARROW, WIDE, SPECIALS, CANCEL, HUGE, TINY, SPREAD_INT, NMODES };
+enum mode { SMALL_INT, SCALED_C, NARROW, WIDE, SPECIALS, CANCEL, HUGE, TINY, SPREAD_INT, EDGE, NMODES };
 
 /* A value of format f: sign, a significand of `bits` random bits, exponent in [lo, hi]
  * (rounded to the format by the model's own packer). */
@@ -56,6 +56,10 @@ static uint64_t special_bits(unsigned t)
 }
 
 static int flat; /* this product's A and B (SPREAD_INT): all of the largest exponent */
+/* EDGE: this product's A and B are `span`-bit integers times 2^0..2^spread, so that the
+ * largest exponent and the lowest bit of each (and so whether the sums of a whole
+ * product are exact in float) lie around float's 24 bits; C small integers */
+static int span, spread;
 
 /* One input of type t (an element of A or B when !is_c) in the given mode. */
 static uint64_t value(unsigned t, enum mode md, int is_c)
@@ -119,6 +123,13 @@ static uint64_t value(unsigned t, enum mode md, int is_c)
 		return fmt_pack(f, 0, rnd32() & ((1u << bits) - 1), (int)below(up), RND_RN, 0);
 	}
 	case TINY: return fval(f, (int)below((unsigned)p) + 1, emin - 12, emin + 6);
+	case EDGE: {
+		if (is_c)
+			return fmt_pack(f, 0, below(4), 0, RND_RN, 0);
+		uint32_t m = rnd32() & ((1u << span) - 1);
+		return fmt_pack(f, 0, flat ? m | 1u << (span - 1) : m, (int)below((unsigned)spread + 1),
+				RND_RN, 0);
+	}
 	default: return 0;
 	}
 }
@@ -190,9 +201,9 @@ static unsigned product(const struct ptx_mma *mm, uint64_t (*D)[MD], int how)
 			put(&x.c, mm->ctype, r, c, C[r][c]);
 		}
 	unsigned left = 0;
-	if (how == 2)
-		left = mma_fast(mm, &x);
-	else
+	if (how == 2 && !(left = mma_fast(mm, &x)))
+		memset(x.done, 1, sizeof x.done); /* all computed: done[] not written */
+	else if (how != 2)
 		mma_products(mm, &x, how);
 	for (unsigned r = 0; r < mm->m; r++)
 		for (unsigned c = 0; c < mm->n; c++)
@@ -240,6 +251,9 @@ static void test_fast_matches_model(void **state)
 		for (unsigned trial = 0; trial < TRIALS; trial++) {
 			enum mode md = (enum mode)(trial % NMODES);
 			flat = trial / NMODES % 2;
+			span = 3 + (int)below(sh->at == MT_F16 ? 9 : sh->at == MT_BF16 ? 6 : 9);
+			spread = 8 + (int)below(3) - span;
+			spread = spread < 0 ? 0 : spread;
 			for (unsigned r = 0; r < MD; r++)
 				for (unsigned i = 0; i < MD; i++) {
 					A[r][i] = value(sh->at, md, 0), B[r][i] = value(sh->bt, md, 0);
@@ -337,11 +351,97 @@ static void test_dmma_registers(void **state)
 		fail_msg("only %u of %u f64 products on the registers", fast, (unsigned)TRIALS);
 }
 
+/* Where element i of lane l = 4g + t of a wmma m16n16k16 fragment lies (the PTX ISA's
+ * m16n8 tiles, two along n; 16-bit A and B: registers 4..7 repeat 0..3): row, column. */
+static void wmma16_pos(unsigned frag, unsigned bits, unsigned l, unsigned i, unsigned *r,
+		       unsigned *c)
+{
+	unsigned g = l / 4, t = l % 4;
+	if (frag == MF_A && bits == 16)
+		*r = g + 8 * (i >> 1 & 1), *c = 2 * t + (i & 1) + 8 * (i >> 2 & 1);
+	else if (frag == MF_B && bits == 16)
+		*r = 2 * t + (i & 1) + 8 * (i >> 1 & 1), *c = g + 8 * (i >> 2 & 1);
+	else if (frag == MF_A)
+		*r = g + 8 * (i >> 2), *c = 4 * t + (i & 3);
+	else if (frag == MF_B)
+		*r = 4 * t + (i & 3), *c = g + 8 * (i >> 2);
+	else
+		*r = g + 8 * (i >> 1 & 1), *c = 2 * t + (i & 1) + 8 * (i >> 2);
+}
+
+/* wmma m16n16k16 f16, bf16, s8 and u8 with 32-bit C and D between the registers and the
+ * matrices (mma_fast_gather16, mma_fast_scatter16) with mma_products, against the model on
+ * the matrices that the layout above gives, in every mode; D apart from C and in place;
+ * junk above the registers' 32 bits and in the repeated registers. */
+static void test_wmma16_registers(void **state)
+{
+	(void)state;
+	static const uint8_t types[][3] = {{MT_F16, MT_F32, 0}, {MT_BF16, MT_F32, 0},
+					   {MT_S8, MT_S32, 0}, {MT_U8, MT_S32, 1}};
+	enum { NA = 8, NC = 8, SLOTS = 2 * NA + 2 * NC };
+	static uint64_t R[SLOTS * 32], W[SLOTS * 32];
+	static struct mma_mats y;
+	for (unsigned ty = 0; ty < sizeof types / sizeof *types; ty++) {
+		unsigned it = types[ty][0], bits = ptx_mtype_bits(it), per = 32 / bits;
+		unsigned na = 16 * 16 / 32 / per;
+		struct ptx_mma mm = {.kind = MMA_WMMA, .m = 16, .n = 16, .k = 16, .atype = (uint8_t)it,
+				     .btype = (uint8_t)it, .ctype = types[ty][1], .dtype = types[ty][1],
+				     .satfinite = types[ty][2], .na = (uint8_t)na, .nb = (uint8_t)na,
+				     .nc = NC, .nd = NC};
+		for (unsigned q = 0; q < NA; q++)
+			mm.a[q] = q, mm.b[q] = NA + q;
+		for (unsigned q = 0; q < NC; q++)
+			mm.c[q] = 2 * NA + q;
+		for (unsigned trial = 0; trial < TRIALS; trial++) {
+			enum mode md = (enum mode)(trial % NMODES);
+			int in_place = trial & 1;
+			for (unsigned q = 0; q < NC; q++)
+				mm.d[q] = (uint8_t)(in_place ? mm.c[q] : 2 * NA + NC + q);
+			for (unsigned i = 0; i < SLOTS * 32; i++)
+				R[i] = (uint64_t)rnd32() << 32 | rnd32();
+			memset(&x, 0, sizeof x);
+			for (unsigned l = 0; l < 32; l++)
+				for (unsigned f = MF_A; f <= MF_C; f++) {
+					for (unsigned i = 0; i < 8; i++) { /* A, B: 4 or 2 registers */
+						unsigned r, c, b = f == MF_C ? 32 : bits;
+						wmma16_pos(f, bits, l, i, &r, &c);
+						uint64_t v = value(f == MF_C ? mm.ctype : it, md, f == MF_C);
+						uint32_t slot = f == MF_A ? mm.a[i * b / 32] : f == MF_B ? mm.b[i * b / 32] : mm.c[i];
+						unsigned sh = b * (i % (32 / b));
+						uint64_t *p = &R[slot * 32 + l];
+						*p = (*p & ~((b == 32 ? 0xffffffffull : (1ull << b) - 1) << sh)) |
+						     v << sh;
+						put(f == MF_A ? &x.a : f == MF_B ? &x.b : &x.c,
+						    f == MF_C ? mm.ctype : it, r, c, v);
+					}
+				}
+			mma_products(&mm, &x, 1);
+			memcpy(W, R, sizeof R);
+			memset(&y, 0x5a, sizeof y);
+			mma_fast_gather16(W, &mm, &y);
+			mma_products(&mm, &y, 0);
+			mma_fast_scatter16(W, &mm, &y);
+			for (unsigned l = 0; l < 32; l++)
+				for (unsigned i = 0; i < NC; i++) {
+					unsigned r, c;
+					wmma16_pos(MF_D, 32, l, i, &r, &c);
+					uint64_t want = x.d.u32[r][c], got = W[mm.d[i] * 32 + l];
+					if (got != want)
+						fail_msg("type %u, trial %u (mode %d%s), lane %u, D[%u][%u]: model "
+							 "0x%llx, registers 0x%llx", it, trial, (int)md,
+							 in_place ? ", in place" : "", l, r, c,
+							 (unsigned long long)want, (unsigned long long)got);
+				}
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fast_matches_model),
 		cmocka_unit_test(test_dmma_registers),
+		cmocka_unit_test(test_wmma16_registers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
