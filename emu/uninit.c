@@ -400,6 +400,21 @@ static int classify(struct un_fn *u, struct uninit_read *r, uint32_t slot)
 	return 0;
 }
 
+/* Does block rb run on every pass of some loop: a back edge b -> h (h dominates b) with h
+ * dominating rb and rb dominating b? */
+static int every_pass(const struct un_fn *u, unsigned rb)
+{
+	for (unsigned i = 0; i < u->nord; i++) {
+		unsigned b = u->order[i];
+		for (unsigned k = 0; k < u->nsucc[b]; k++) {
+			unsigned h = u->succ[b][k];
+			if (dominates(u, h, b) && dominates(u, h, rb) && dominates(u, rb, b))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 /* Records the unwritten reads of reachable blocks, at most UNINIT_MAX_PER_FUNC. */
 static int scan(struct un_fn *u, uint64_t *cur, struct uninit_report *rep, unsigned *cap)
 {
@@ -462,7 +477,18 @@ static int scan(struct un_fn *u, uint64_t *cur, struct uninit_report *rep, unsig
 				if (!(r->func = strdup(f->name)) || copy_file(u->m, in, &r->file) ||
 				    classify(u, r, first))
 					return -ENOMEM;
-				found++;
+				/* a value that only comes round a loop is a mistake when its read
+				 * runs on every pass, the first too; a read under a condition
+				 * (if (i > 0) use(prev); prev = x;) may be skipped on the first */
+				if (r->kind != UNINIT_NEVER && (in->guard >= 0 || !every_pass(u, b))) {
+					free(r->func);
+					free(r->file);
+					free(r->loop_file);
+					free(r->write_file);
+					rep->n--;
+				} else {
+					found++;
+				}
 			}
 			add_defs(u, in, cur);
 		}

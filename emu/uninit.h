@@ -13,6 +13,9 @@
  * at run time, which no path-insensitive analysis can match up. What an instruction
  * reads and writes is the decoder's own record (ptx_internal.h: d[] and s[], the matrix
  * fragments of module->mmas, the texture operands of module->texs), never the text.
+ * A read whose value can only come round a loop counts only when it runs on every pass
+ * of a loop (its block dominates the loop's latch) and is not guarded: code such as
+ * `if (i > 0) use(prev); prev = x;` reads prev from the second pass on only.
  * Further choices, each to have no false positives on correct code:
  *   - a guarded write (@%p mov %r1, ...) counts as a write (if-converted branches);
  *   - the value a shuffle moves is not a read that counts: cub shuffles a struct word by

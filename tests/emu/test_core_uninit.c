@@ -206,6 +206,30 @@ static void test_operand_kinds_read(void **state)
 	uninit_report_free(r);
 }
 
+/* A value read only from the loop's second pass on (if (i > 0) use(prev); prev = x;),
+ * by a branch or a guard: the first pass does not read it, so no finding. */
+static const char k_prev[] = HEAD
+	".visible .entry prev(.param .u64 p, .param .u32 n)\n{\n"
+	"\t.reg .pred %p<3>;\n\t.reg .b32 %r<4>;\n\t.reg .f32 %f<4>;\n\t.reg .b64 %rd<3>;\n"
+	"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [n];\n\tmov.u32 %r2, 0;\n"
+	"$L_loop:\n\tld.global.f32 %f1, [%rd1];\n\tsetp.eq.s32 %p2, %r2, 0;\n"
+	"\t@%p2 bra $L_skip;\n\tsub.f32 %f2, %f1, %f3;\n\tst.global.f32 [%rd1], %f2;\n"
+	"$L_skip:\n\tmov.f32 %f3, %f1;\n\tadd.s32 %r2, %r2, 1;\n\tsetp.lt.s32 %p1, %r2, %r1;\n"
+	"\t@%p1 bra $L_loop;\n\tret;\n}\n"
+	".visible .entry prevg(.param .u64 p, .param .u32 n)\n{\n"
+	"\t.reg .pred %p<3>;\n\t.reg .b32 %r<4>;\n\t.reg .f32 %f<4>;\n\t.reg .b64 %rd<3>;\n"
+	"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [n];\n\tmov.u32 %r2, 0;\n"
+	"$L_loop:\n\tld.global.f32 %f1, [%rd1];\n\tsetp.ne.s32 %p2, %r2, 0;\n"
+	"\t@%p2 sub.f32 %f2, %f1, %f3;\n\t@%p2 st.global.f32 [%rd1], %f2;\n"
+	"\tmov.f32 %f3, %f1;\n\tadd.s32 %r2, %r2, 1;\n\tsetp.lt.s32 %p1, %r2, %r1;\n"
+	"\t@%p1 bra $L_loop;\n\tret;\n}\n" TAIL;
+
+static void test_second_pass_reads(void **state)
+{
+	(void)state;
+	assert_int_equal(count(k_prev, 0), 0);
+}
+
 /* wmma without fill_fragment: the accumulator's registers in the loop's first pass. */
 static const char k_wmma[] = HEAD
 	".visible .entry tc(.param .u64 p, .param .u32 n)\n{\n"
@@ -298,6 +322,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_guards),
 		cmocka_unit_test(test_operand_kinds_written),
 		cmocka_unit_test(test_operand_kinds_read),
+		cmocka_unit_test(test_second_pass_reads),
 		cmocka_unit_test(test_wmma_accumulator),
 		cmocka_unit_test(test_refused_and_unreachable),
 		cmocka_unit_test(test_files_clean),
