@@ -51,11 +51,9 @@ int access_exec(struct block *b, struct warp *w, const struct ptx_insn *in, uint
 				NEXT;
 			}
 		}
-		uint64_t ends[4];
 		int shape;
 		if (!hooks && n == 1 && sz == 4 && m == FULL && sp != SP_LOCAL && sp < SP_KPARAM &&
-		    (shape = span_shape(a, ends)) &&
-		    (p0 = warp_span(b, w, (int)sp, ends, off, 4, 0xf, &w0))) {
+		    (shape = span_shape_at(b, w, (int)sp, a, off, &p0, &w0))) {
 			span_load_shape(d0, a[0], a[16], p0, sg, shape);
 			NEXT;
 		}
@@ -101,11 +99,9 @@ int access_exec(struct block *b, struct warp *w, const struct ptx_insn *in, uint
 		if (__builtin_expect(tsm != NULL, 0)) /* issue 7 (panels) */
 			emu_trace_mem(tsm, in, (int)sp, a, off, tot, m, 1);
 		uintptr_t p0, w0;
-		uint64_t ends[4];
 		int shape;
 		if (!hooks && n == 1 && sz == 4 && m == FULL && sp != SP_LOCAL && sp < SP_KPARAM &&
-		    (shape = span_shape(a, ends)) &&
-		    (p0 = warp_span(b, w, (int)sp, ends, off, 4, 0xf, &w0))) {
+		    (shape = span_shape_at(b, w, (int)sp, a, off, &p0, &w0))) {
 			span_store_shape(SS(1), a[0], a[16], p0, w0, shape);
 			NEXT;
 		}

@@ -118,7 +118,6 @@ static __attribute__((noinline)) int fast_mem(struct block *b, struct warp *w,
 	const uint64_t *a = SS(0), *c = SS(1);
 	int sg = is_signed_t(in->type), ld = in->op == OP_LD;
 	uintptr_t p0, w0;
-	uint64_t ends[4];
 	int shape;
 #define FAST_TRACE(a)                                                                    \
 	do {                                                                             \
@@ -138,8 +137,7 @@ static __attribute__((noinline)) int fast_mem(struct block *b, struct warp *w,
 		LANES(d[l] = v);
 		return 0;
 	}
-	if (sz == 4 && m == FULL && (shape = span_shape(a, ends)) &&
-	    (p0 = warp_span(b, w, (int)sp, ends, in->off, 4, 0xf, &w0))) {
+	if (sz == 4 && m == FULL && (shape = span_shape_at(b, w, (int)sp, a, in->off, &p0, &w0))) {
 		FAST_TRACE(a);
 		if (ld)
 			span_load_shape(d, a[0], a[16], p0, sg, shape);

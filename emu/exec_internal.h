@@ -403,40 +403,55 @@ static inline uint64_t space_addr_mask(int space)
  * region is the one holding the first active lane's address; one branch-free pass over
  * the lanes (it vectorises) checks the others. *written: the same for the allocation's
  * written flags (devmem.h), 0 where there are none (shared memory). */
-static inline uintptr_t warp_span(struct block *b, struct warp *w, int space, const uint64_t *a,
-				  int64_t off, unsigned size, uint32_t m, uintptr_t *written)
-{
-	uint64_t x0 = a[__builtin_ctz(m)] + (uint64_t)off;
-	uint64_t base, span; /* the region: [base, base + span) */
+/* The region [base, base + span) of warp_span: the shared array holding address X0 or
+ * the cached global allocation holding it; its host address and written flags (0 for
+ * shared memory). 0 when there is none. */
+struct span_region {
+	uint64_t base, span;
 	unsigned char *host;
-	devmem_flags_t flags = 0;
+	devmem_flags_t flags;
+};
+static inline int span_region(const struct block *b, const struct warp *w, int space,
+			      uint64_t x0, struct span_region *r)
+{
+	r->flags = 0;
 	if (space == SP_SHARED) { /* the array holding the first lane's address */
 		unsigned k = x0 < b->shared_size ? b->sh_idx[x0] : 0;
 		if (!k)
 			return 0;
-		base = b->sh_arr[k - 1].addr;
-		span = b->sh_arr[k - 1].size;
-		host = b->shared + base;
-	} else if (space == SP_GLOBAL || space == SP_GENERIC || space == SP_CONST) {
+		r->base = b->sh_arr[k - 1].addr;
+		r->span = b->sh_arr[k - 1].size;
+		r->host = b->shared + r->base;
+		return 1;
+	}
+	if (space == SP_GLOBAL || space == SP_GENERIC || space == SP_CONST) {
 		unsigned k = 0;
 		while (k < 4 && x0 - w->c_base[k] >= w->c_end[k] - w->c_base[k])
 			k++;
 		if (k == 4)
 			return 0;
-		base = w->c_base[k];
-		span = w->c_end[k] - base;
-		host = (unsigned char *)w->c_host[k];
-		flags = w->c_written[k];
-	} else {
-		return 0;
+		r->base = w->c_base[k];
+		r->span = w->c_end[k] - r->base;
+		r->host = (unsigned char *)w->c_host[k];
+		r->flags = w->c_written[k];
+		return 1;
 	}
-	if (span < size)
+	return 0;
+}
+
+static inline uintptr_t warp_span(struct block *b, struct warp *w, int space, const uint64_t *a,
+				  int64_t off, unsigned size, uint32_t m, uintptr_t *written)
+{
+	uint64_t x0 = a[__builtin_ctz(m)] + (uint64_t)off;
+	struct span_region r;
+	if (!span_region(b, w, space, x0, &r) || r.span < size)
 		return 0;
 	/* x - base > span - size: outside (or below base); x & (size - 1): misaligned */
-	uint64_t bad = 0, lim = span - size;
+	const uint64_t base = r.base, lim = r.span - size;
+	uint64_t bad = 0;
 	LANES(uint64_t x = a[l] + (uint64_t)off; bad |= (uint64_t)(x - base > lim) | (x & (size - 1)));
-	*written = flags ? (uintptr_t)flags - base + (uint64_t)off : 0;
-	return bad ? 0 : (uintptr_t)host - base + (uint64_t)off;
+	*written = r.flags ? (uintptr_t)r.flags - base + (uint64_t)off : 0;
+	return bad ? 0 : (uintptr_t)r.host - base + (uint64_t)off;
 }
 
 /* ---- warp-wide accesses (exec_span.c) -------------------------------------------- */
@@ -446,11 +461,14 @@ static inline uintptr_t warp_span(struct block *b, struct warp *w, int space, co
 void span_load(uint64_t *d, const uint64_t *a, uintptr_t p0, unsigned sz, int sg, uint32_t m);
 void span_store(const uint64_t *a, const uint64_t *v, uintptr_t p0, unsigned sz, uint32_t m);
 void span_written(const uint64_t *a, uintptr_t w0, unsigned tot, uint32_t m);
-/* The shape of a full warp's 4-byte addresses A: SPAN_ROWS, each half-warp's lane j at
- * its first lane's address + 4j; SPAN_BCAST, each half-warp at one address; 0, another.
- * ENDS: the first and last address of each half, for warp_span over 4 "lanes". */
+/* The shape of a full warp's 4-byte addresses A + OFF: SPAN_ROWS, each half-warp's lane
+ * j at its first lane's address + 4j; SPAN_BCAST, each half-warp at one address; when
+ * every lane's 4 bytes are aligned and inside the region of lane 0's (warp_span's
+ * checks, in one pass with the shape's). Sets *P0 and *WRITTEN as warp_span does. 0:
+ * another shape, or not inside one region. */
 enum { SPAN_ROWS = 1, SPAN_BCAST = 2 };
-int span_shape(const uint64_t *a, uint64_t ends[4]);
+int span_shape_at(struct block *b, struct warp *w, int space, const uint64_t *a, int64_t off,
+		  uintptr_t *p0, uintptr_t *written);
 /* The access of such a warp, A0 and A16 its halves' first addresses (read before D is
  * written: D may be the address's register); W0 as span_written's, 0 for none. */
 void span_load_shape(uint64_t *d, uint64_t a0, uint64_t a16, uintptr_t p0, int sg, int shape);

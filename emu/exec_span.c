@@ -38,10 +38,7 @@ void span_written(const uint64_t *a, uintptr_t w0, unsigned tot, uint32_t m)
 /* One pass over the 32 addresses, four 64-bit lanes at a time (GCC's vector extension):
  * each lane's distance from its half-warp's first lane against 4 * (l % 16) (a row) and
  * against 0 (a broadcast). */
-#if EMU_CLONES
-__attribute__((target_clones("arch=x86-64-v3", "default"))) /* see emu/meson.build */
-#endif
-int span_shape(const uint64_t *a, uint64_t ends[4])
+static inline __attribute__((always_inline)) int shape_of(const uint64_t *a)
 {
 	u64x4_t row = { 0, 0, 0, 0 }, one = { 0, 0, 0, 0 };
 	for (unsigned k = 0; k < 8; k++) {
@@ -53,16 +50,41 @@ int span_shape(const uint64_t *a, uint64_t ends[4])
 		row |= x ^ step;
 		one |= x;
 	}
-	int shape = !(row[0] | row[1] | row[2] | row[3]) ? SPAN_ROWS
-		    : !(one[0] | one[1] | one[2] | one[3]) ? SPAN_BCAST : 0;
-	uint64_t last = shape == SPAN_ROWS ? 60 : 0;
-	ends[0] = a[0];
-	ends[1] = a[0] + last;
-	ends[2] = a[16];
-	ends[3] = a[16] + last;
+	return !(row[0] | row[1] | row[2] | row[3]) ? SPAN_ROWS
+	       : !(one[0] | one[1] | one[2] | one[3]) ? SPAN_BCAST : 0;
+}
+
+/* warp_span's checks on the halves' first addresses: a half's 64 or 4 bytes are inside
+ * [base, base + span) when its first byte is at most span - 64 or span - 4 past base
+ * (below base wraps to a large distance), and aligned when its first is. */
+#if EMU_CLONES
+__attribute__((target_clones("arch=x86-64-v3", "default"))) /* see emu/meson.build */
+#endif
+int span_shape_at(struct block *b, struct warp *w, int space, const uint64_t *a, int64_t off,
+		  uintptr_t *p0, uintptr_t *written)
+{
+	int shape = shape_of(a);
+	uint64_t x0 = a[0] + (uint64_t)off, x1 = a[16] + (uint64_t)off;
+	uint64_t len = shape == SPAN_ROWS ? 64 : 4;
+	struct span_region r;
+	if (!shape || !span_region(b, w, space, x0, &r) || r.span < len ||
+	    x0 - r.base > r.span - len || x1 - r.base > r.span - len || ((x0 | x1) & 3))
+		return 0;
+	*written = r.flags ? (uintptr_t)r.flags - r.base + (uint64_t)off : 0;
+	*p0 = (uintptr_t)r.host - r.base + (uint64_t)off;
 	return shape;
 }
 
+/* Four words widened to four lanes at a time, so each lane's vector is stored whole:
+ * the instruction that reads the loaded register next (fast_run's, 32-byte vectors in
+ * its x86-64-v3 clone) then takes it from the store buffer (two 16-byte stores under
+ * one 32-byte load wait for the stores to reach the cache). */
+typedef uint32_t u32x4_t __attribute__((vector_size(16)));
+typedef int32_t i32x4_t __attribute__((vector_size(16)));
+typedef int64_t i64x4v_t __attribute__((vector_size(32)));
+#if EMU_CLONES
+__attribute__((target_clones("arch=x86-64-v3", "default"))) /* see emu/meson.build */
+#endif
 void span_load_shape(uint64_t *d, uint64_t a0, uint64_t a16, uintptr_t p0, int sg, int shape)
 {
 	for (unsigned h = 0; h < 2; h++) {
@@ -72,18 +94,23 @@ void span_load_shape(uint64_t *d, uint64_t a0, uint64_t a16, uintptr_t p0, int s
 			int32_t v;
 			memcpy(&v, p, 4);
 			uint64_t x = sg ? (uint64_t)(int64_t)v : (uint32_t)v;
-			for (unsigned j = 0; j < 16; j++)
-				dh[j] = x;
+			const u64x4_t xv = { x, x, x, x };
+			for (unsigned j = 0; j < 16; j += 4)
+				memcpy(dh + j, &xv, sizeof xv);
 		} else if (sg) {
-			int32_t v[16];
-			memcpy(v, p, sizeof v);
-			for (unsigned j = 0; j < 16; j++)
-				dh[j] = (uint64_t)(int64_t)v[j];
+			for (unsigned j = 0; j < 16; j += 4) {
+				i32x4_t v;
+				memcpy(&v, p + 4 * j, sizeof v);
+				i64x4v_t x = __builtin_convertvector(v, i64x4v_t);
+				memcpy(dh + j, &x, sizeof x);
+			}
 		} else {
-			uint32_t v[16];
-			memcpy(v, p, sizeof v);
-			for (unsigned j = 0; j < 16; j++)
-				dh[j] = v[j];
+			for (unsigned j = 0; j < 16; j += 4) {
+				u32x4_t v;
+				memcpy(&v, p + 4 * j, sizeof v);
+				u64x4_t x = __builtin_convertvector(v, u64x4_t);
+				memcpy(dh + j, &x, sizeof x);
+			}
 		}
 	}
 }
