@@ -189,6 +189,60 @@ static void test_minmax_nan_f32(void **state)
 	ptx_module_free(m);
 }
 
+/* setp on 32-bit integers in every mode, against a register and an immediate, with
+ * values across the sign bit (the fast path's compares as 64-bit vectors: exec_compare.c
+ * setp_exec), and with two destinations. Each thread packs its 32 results into word 0,
+ * its p|q pair into word 1. */
+#define SETP_BIT(md, ty, b, k)                                                           \
+	"\tsetp." md "." ty " %p1, %r2, " b ";\n\tselp.u32 %r5, 1, 0, %p1;\n"            \
+	"\tshl.b32 %r5, %r5, " #k ";\n\tor.b32 %r10, %r10, %r5;\n"
+static void test_setp_int_modes(void **state)
+{
+	(void)state;
+	static const char txt[] = PTX_HEAD("sm_80") PTX_K(8)
+		"\tmul.lo.u32 %r2, %r1, 268435455;\n\tmov.u32 %r3, 31;\n"
+		"\tsub.u32 %r3, %r3, %r1;\n\tmul.lo.u32 %r3, %r3, 268435455;\n\tmov.u32 %r10, 0;\n"
+		SETP_BIT("eq", "u32", "%r3", 0) SETP_BIT("ne", "u32", "%r3", 1)
+		SETP_BIT("lt", "u32", "%r3", 2) SETP_BIT("le", "u32", "%r3", 3)
+		SETP_BIT("gt", "u32", "%r3", 4) SETP_BIT("ge", "u32", "%r3", 5)
+		SETP_BIT("lo", "u32", "%r3", 6) SETP_BIT("ls", "u32", "%r3", 7)
+		SETP_BIT("hi", "u32", "%r3", 8) SETP_BIT("hs", "u32", "%r3", 9)
+		SETP_BIT("eq", "u32", "2147483647", 10) SETP_BIT("ne", "u32", "2147483647", 11)
+		SETP_BIT("lt", "u32", "2147483647", 12) SETP_BIT("le", "u32", "2147483647", 13)
+		SETP_BIT("gt", "u32", "2147483647", 14) SETP_BIT("ge", "u32", "2147483647", 15)
+		SETP_BIT("lo", "u32", "2147483647", 16) SETP_BIT("ls", "u32", "2147483647", 17)
+		SETP_BIT("hi", "u32", "2147483647", 18) SETP_BIT("hs", "u32", "2147483647", 19)
+		SETP_BIT("eq", "s32", "%r3", 20) SETP_BIT("ne", "s32", "%r3", 21)
+		SETP_BIT("lt", "s32", "%r3", 22) SETP_BIT("le", "s32", "%r3", 23)
+		SETP_BIT("gt", "s32", "%r3", 24) SETP_BIT("ge", "s32", "%r3", 25)
+		SETP_BIT("eq", "s32", "-5", 26) SETP_BIT("ne", "s32", "-5", 27)
+		SETP_BIT("lt", "s32", "-5", 28) SETP_BIT("le", "s32", "-5", 29)
+		SETP_BIT("gt", "s32", "-5", 30) SETP_BIT("ge", "s32", "-5", 31)
+		"\tst.global.u32 [%rd2], %r10;\n"
+		"\tsetp.lt.s32 %p2|%p3, %r2, %r3;\n\tselp.u32 %r6, 1, 0, %p2;\n"
+		"\tselp.u32 %r7, 2, 0, %p3;\n\tor.b32 %r6, %r6, %r7;\n"
+		"\tst.global.u32 [%rd2+4], %r6;\n\tret;\n}\n";
+	struct ptx_module *m;
+	struct emu_fault f;
+	devaddr_t buf;
+	uint32_t *o;
+	assert_int_equal(run_ptx(txt, 32, 0, 64, &o, &f, &m, &buf), 0);
+	for (uint32_t t = 0; t < 32; t++) {
+		uint32_t a = t * 268435455u, b = (31 - t) * 268435455u, k = 2147483647u, want = 0;
+		int32_t sa = (int32_t)a, sb = (int32_t)b, sk = -5;
+		int r[32] = { a == b, a != b, a < b, a <= b, a > b, a >= b, a < b, a <= b, a > b, a >= b,
+			      a == k, a != k, a < k, a <= k, a > k, a >= k, a < k, a <= k, a > k, a >= k,
+			      sa == sb, sa != sb, sa < sb, sa <= sb, sa > sb, sa >= sb,
+			      sa == sk, sa != sk, sa < sk, sa <= sk, sa > sk, sa >= sk };
+		for (unsigned i = 0; i < 32; i++)
+			want |= (uint32_t)r[i] << i;
+		assert_int_equal(o[2 * t], want);
+		assert_int_equal(o[2 * t + 1], sa < sb ? 1u : 2u);
+	}
+	devmem_free(buf);
+	ptx_module_free(m);
+}
+
 /* A modifier the interpreter does not implement is refused by name at launch, at the
  * instruction's .cu line; one that changes nothing here (a cache hint) is accepted. */
 static void test_unknown_modifier_refused(void **state)
@@ -688,6 +742,7 @@ int main(void)
 		cmocka_unit_test(test_half_warp_rows),
 		cmocka_unit_test(test_unknown_modifier_refused),
 		cmocka_unit_test(test_minmax_nan_f32),
+		cmocka_unit_test(test_setp_int_modes),
 		cmocka_unit_test(test_fences_accepted),
 		cmocka_unit_test(test_cvt_int_directed),
 		cmocka_unit_test(test_bfind_shiftamt_and_bmsk),
