@@ -736,8 +736,8 @@ CLONES void mma_fast_gather16(const uint64_t *R, const struct ptx_mma *mm, struc
 		unsigned r0 = 8 * (i >> 1 & 1), c0 = 8 * (i >> 2);
 #pragma GCC unroll 8
 		for (unsigned g = 0; g < 8; g++) {
-			v4di e = LOADV(v4di, ev + 4 * g), o = LOADV(v4di, od + 4 * g);
-			STOREV(&x->c.u32[r0 + g][c0], (e & 0xffffffff) | o << 32);
+			v4di lo = LOADV(v4di, ev + 4 * g), hi = LOADV(v4di, od + 4 * g);
+			STOREV(&x->c.u32[r0 + g][c0], (lo & 0xffffffff) | hi << 32);
 		}
 	}
 }
