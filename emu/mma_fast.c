@@ -19,6 +19,7 @@
  */
 #include "mma_fast.h"
 
+#include <cpuid.h>
 #include <math.h>
 #include <string.h>
 #include <fenv.h>
@@ -495,6 +496,17 @@ convert16(unsigned t, const union mma_mat *X, float (*f)[16], int *emax, int *lm
 	return 1;
 }
 
+/* c_ok of the 8 elements of C at C8, into OK8, through memory: a vector argument from
+ * the AVX2 code to a function built for the base ISA changes the ABI (clang refuses it);
+ * only the rare elements whose lowest bit decides come here. */
+static __attribute__((noinline)) void c_ok_at(const uint32_t *c8, int EAB, int LAB, int32_t *ok8)
+{
+	v8su u;
+	memcpy(&u, c8, sizeof u);
+	v8si ok = c_ok(u, EAB, LAB);
+	memcpy(ok8, &ok, sizeof ok);
+}
+
 /* m16n16k16 f16 or bf16 (t) with f32 C and D, all 256 elements where float_product's
  * in_float case holds for the whole product (the samples' products), none otherwise (0):
  * the products along D's rows as vector FMAs (exact here: every partial sum is), C added
@@ -535,8 +547,11 @@ static __attribute__((target("avx2,fma,f16c"))) int float16_avx2(unsigned t, str
 			__m256 okc = _mm256_or_ps(_mm256_and_ps(_mm256_cmp_ps(ac, clo, _CMP_GE_OQ),
 								 _mm256_cmp_ps(ac, chi, _CMP_LT_OQ)),
 						  _mm256_cmp_ps(ac, z, _CMP_EQ_OQ));
-			if (_mm256_movemask_ps(okc) != 0xff) /* C's lowest bit decides */
-				okc = (__m256)c_ok((v8su)c, EAB, LAB);
+			if (_mm256_movemask_ps(okc) != 0xff) { /* C's lowest bit decides */
+				int32_t okv[8];
+				c_ok_at(&x->c.u32[r][8 * j], EAB, LAB, okv);
+				okc = _mm256_loadu_ps((const float *)okv);
+			}
 			__m256 okd = _mm256_or_ps(_mm256_and_ps(_mm256_cmp_ps(ad, dlo, _CMP_GE_OQ),
 								 _mm256_cmp_ps(ad, dhi, _CMP_LT_OQ)),
 						  _mm256_cmp_ps(ad, z, _CMP_EQ_OQ));
@@ -594,10 +609,23 @@ static int int16(const struct ptx_mma *mm, struct mma_mats *x)
 	return 1;
 }
 
+/* F16C from CPUID leaf 1 (clang's __builtin_cpu_supports does not know "f16c"), read
+ * once; the workers race only to store the same answer. */
+static int has_f16c(void)
+{
+	static int known; /* 0: not read yet, 1: no, 2: yes */
+	int v = __atomic_load_n(&known, __ATOMIC_RELAXED);
+	if (!v) {
+		unsigned a, b, c, d;
+		v = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C) ? 2 : 1;
+		__atomic_store_n(&known, v, __ATOMIC_RELAXED);
+	}
+	return v == 2;
+}
+
 static int float16(unsigned t, struct mma_mats *x)
 {
-	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-	    __builtin_cpu_supports("f16c"))
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && has_f16c())
 		return float16_avx2(t, x);
 	return 0;
 }
