@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "mma_fast.h"
+#include "mma_frag16.h"
 #include "mma_model.h"
 #include "trace.h"
 
@@ -522,10 +523,10 @@ static int product(struct block *b, struct warp *w, const struct ptx_insn *in,
 	if (mm->atype == MT_F64 && mm->m == 8 && mm->n == 8 && mm->k == 4 && mma_fast_dmma(R, mm))
 		return 0;
 	struct mma_mats *x = &ws->x;
-	if (mma_fast_wmma16(mm)) {
-		mma_fast_gather16(R, mm, x);
+	if (mma_frag16_applies(mm)) {
+		mma_frag16_gather(R, mm, x);
 		mma_products(mm, x, 0);
-		mma_fast_scatter16(R, mm, x);
+		mma_frag16_scatter(R, mm, x);
 		return 0;
 	}
 	unsigned it = mm->atype, ib = ptx_mtype_bits(it);

@@ -37,11 +37,4 @@ unsigned mma_fast(const struct ptx_mma *mm, struct mma_mats *x);
  * decides: the caller then takes the general way. */
 int mma_fast_dmma(uint64_t *R, const struct ptx_mma *mm);
 
-/* wmma m16n16k16 with f16, bf16, s8 or u8 inputs and 32-bit C and D: the fragments
- * moved between the warp's registers R and x's matrices by their layout directly, for
- * mma_products (the general way finds each element's place in a table). */
-int mma_fast_wmma16(const struct ptx_mma *mm);
-void mma_fast_gather16(const uint64_t *R, const struct ptx_mma *mm, struct mma_mats *x);
-void mma_fast_scatter16(uint64_t *R, const struct ptx_mma *mm, const struct mma_mats *x);
-
 #endif

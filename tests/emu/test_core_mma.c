@@ -17,6 +17,7 @@
 
 #include "exec_internal.h"
 #include "mma_fast.h"
+#include "mma_frag16.h"
 #include "mma_model.h"
 
 #define MD MMA_MAXD
@@ -370,7 +371,7 @@ static void wmma16_pos(unsigned frag, unsigned bits, unsigned l, unsigned i, uns
 }
 
 /* wmma m16n16k16 f16, bf16, s8 and u8 with 32-bit C and D between the registers and the
- * matrices (mma_fast_gather16, mma_fast_scatter16) with mma_products, against the model on
+ * matrices (mma_frag16_gather, mma_frag16_scatter) with mma_products, against the model on
  * the matrices that the layout above gives, in every mode; D apart from C and in place;
  * junk above the registers' 32 bits and in the repeated registers. */
 static void test_wmma16_registers(void **state)
@@ -418,9 +419,9 @@ static void test_wmma16_registers(void **state)
 			mma_products(&mm, &x, 1);
 			memcpy(W, R, sizeof R);
 			memset(&y, 0x5a, sizeof y);
-			mma_fast_gather16(W, &mm, &y);
+			mma_frag16_gather(W, &mm, &y);
 			mma_products(&mm, &y, 0);
-			mma_fast_scatter16(W, &mm, &y);
+			mma_frag16_scatter(W, &mm, &y);
 			for (unsigned l = 0; l < 32; l++)
 				for (unsigned i = 0; i < NC; i++) {
 					unsigned r, c;
