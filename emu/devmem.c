@@ -181,6 +181,28 @@ static size_t devmem_upper(devaddr_t addr)
 	return lo;
 }
 
+/* The labels of forgotten records (devmem_forget_reused) stay allocated and reachable, as
+ * every freed record's did: a devmem_info handed out before may still point at one. */
+static char **devmem_retired;
+static size_t devmem_nretired, devmem_retired_cap;
+
+static void devmem_retire_label(char *label)
+{
+	if (!label)
+		return;
+	if (devmem_nretired == devmem_retired_cap) {
+		size_t cap = devmem_retired_cap ? devmem_retired_cap * 2 : 16;
+		char **t = realloc(devmem_retired, cap * sizeof *t);
+		if (!t) { /* out of memory: free it; only a message could still read it */
+			free(label);
+			return;
+		}
+		devmem_retired = t;
+		devmem_retired_cap = cap;
+	}
+	devmem_retired[devmem_nretired++] = label;
+}
+
 /* Forgets the freed managed or host allocations that overlap A's range. Their memory was
  * unmapped and the kernel may hand it out again (another host thread's cudaMallocManaged,
  * often at another base): a freed record starting inside the new range would hide it
@@ -192,10 +214,10 @@ static void devmem_forget_reused(const struct devmem_alloc *a)
 	size_t kept = 0;
 	for (size_t k = 0; k < devmem_n; k++) {
 		struct devmem_alloc *o = &devmem_tab[k];
-		/* its label stays allocated, as every freed record's did: a devmem_info
-		 * handed out before may still point at it */
-		if (!o->live && o->base < end && a->base < o->base + (o->size ? o->size : 1))
+		if (!o->live && o->base < end && a->base < o->base + (o->size ? o->size : 1)) {
+			devmem_retire_label(o->label);
 			continue;
+		}
 		devmem_tab[kept++] = *o;
 	}
 	devmem_n = kept;
