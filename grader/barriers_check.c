@@ -60,8 +60,8 @@ static int run_once(const struct barriers_context *ctx, const struct build_resul
 /* Compares the outputs in result with those in expected (the reference's, or another
  * run's); on a difference
  * writes its description into why (malloc'd) and returns false. */
-static bool same_outputs(const struct lab_spec *spec, const char *expected, const char *result,
-			 char **why)
+static bool same_outputs(const struct lab_spec *spec, const struct spec_dataset *d,
+			 const char *expected, const char *result, char **why)
 {
 	struct pl_file exp, act;
 	char err[256];
@@ -81,7 +81,9 @@ static bool same_outputs(const struct lab_spec *spec, const char *expected, cons
 			continue; /* the correctness test reports missing or malformed outputs */
 		struct spec_tolerance tol = o->tolerance ? *o->tolerance : compare_default_tolerance(o->type);
 		struct compare_result r;
-		compare_buffers(o->type, &tol, e->data, a->data, e->count, &r);
+		struct spec_shape shape;
+		spec_buffer_shape(spec, o, d, e->count, &shape);
+		compare_buffers(o->type, &tol, e->data, a->data, e->count, &shape, &r);
 		if (r.wrong) {
 			*why = compare_describe(&r, o->name, o->type);
 			same = false;
@@ -122,7 +124,7 @@ static void schedule_checks(const struct barriers_context *ctx, const struct bui
 			continue;
 		char *why = NULL;
 		bool ran = res.status == RUNNER_EXITED && res.exit_code == 0;
-		bool broke = ran && !same_outputs(ctx->spec, forward, result, &why);
+		bool broke = ran && !same_outputs(ctx->spec, d, forward, result, &why);
 		if (broke) {
 			struct barriers_finding f = { .severity = BARRIERS_ERROR, .idea = idea_sched };
 			snprintf(f.kind, sizeof f.kind, "schedule-dependent");

@@ -48,11 +48,38 @@ bool compare_close(double expected, double actual, const struct spec_tolerance *
 	return fabs(actual - expected) <= tol->abs + tol->rel * fabs(expected);
 }
 
+/* Where a wrong element sits in its rows x cols plane (the last two dimensions). */
+static void note_position(struct compare_result *out, const void *expected, const void *actual,
+			  enum spec_dtype t, const struct spec_tolerance *tol, uint64_t i)
+{
+	uint64_t R = out->shape.dim[out->shape.n - 2], C = out->shape.dim[out->shape.n - 1];
+	uint64_t c = i % C, r = i / C % R, p = i / C / R;
+	uint64_t d = r < c ? r : c, far_r = R - 1 - r, far_c = C - 1 - c;
+	d = d < far_r ? d : far_r;
+	d = d < far_c ? d : far_c;
+	if (d > out->edge_max)
+		out->edge_max = d;
+	if (r < out->row_min)
+		out->row_min = r;
+	if (c < out->col_min)
+		out->col_min = c;
+	if (p < out->plane_min)
+		out->plane_min = p;
+	if (R == C && r != c &&
+	    compare_close(load(expected, t, (p * R + c) * C + r), load(actual, t, i), tol))
+		out->transposed++;
+}
+
 void compare_buffers(enum spec_dtype t, const struct spec_tolerance *tol, const void *expected,
-		     const void *actual, uint64_t count, struct compare_result *out)
+		     const void *actual, uint64_t count, const struct spec_shape *shape,
+		     struct compare_result *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->count = count;
+	if (shape && shape->n >= 2) {
+		out->shape = *shape;
+		out->row_min = out->col_min = out->plane_min = UINT64_MAX;
+	}
 	for (uint64_t i = 0; i < count; i++) {
 		double e = load(expected, t, i), a = load(actual, t, i);
 		double err = fabs(a - e);
@@ -69,7 +96,84 @@ void compare_buffers(enum spec_dtype t, const struct spec_tolerance *tol, const 
 		out->blank += fill || a == 0;
 		if (out->n_shown < COMPARE_SHOWN)
 			out->shown[out->n_shown++] = (struct compare_mismatch){ i, e, a, fill };
+		if (out->shape.n)
+			note_position(out, expected, actual, t, tol, i);
 	}
+}
+
+/* NAME[i] as the reader indexes it: NAME[r][c] (and the leading dimensions) with a shape. */
+static void print_index(FILE *f, const char *name, const struct spec_shape *s, uint64_t i)
+{
+	fputs(name, f);
+	if (s->n < 2) {
+		fprintf(f, "[%llu]", (unsigned long long)i);
+		return;
+	}
+	uint64_t at[SPEC_SHAPE_DIMS];
+	for (unsigned k = s->n; k-- > 0;) {
+		at[k] = i % s->dim[k];
+		i /= s->dim[k];
+	}
+	for (unsigned k = 0; k < s->n; k++)
+		fprintf(f, "[%llu]", (unsigned long long)at[k]);
+}
+
+/* The likely causes for an output with rows and columns; false when none of its shapes fits. */
+static bool explain_shaped(FILE *f, const struct compare_result *r, const char *name)
+{
+	const struct spec_shape *s = &r->shape;
+	uint64_t R = s->dim[s->n - 2], C = s->dim[s->n - 1], planes = r->count / R / C;
+	uint64_t k = r->edge_max + 1, side = R < C ? R : C;
+	bool blank = r->blank == r->wrong;
+	const char *how = blank ? "; never computed: they hold the fill value or zero" : "";
+	if (r->wrong >= 2 && r->transposed == r->wrong) {
+		fprintf(f, "  %s is the transpose of the expected result: each wrong %s[r][c] holds what "
+			   "belongs at [c][r]. Rows and columns (y and x) are swapped in an index or "
+			   "in the launch.\n", name, name);
+		return true;
+	}
+	uint64_t r0 = r->row_min, c0 = r->col_min;
+	if (r0 == 0 && c0 == 0) {
+		if (k * 4 <= side) {
+			fprintf(f, "  Every wrong element lies within %llu of the edge of its %llu x %llu plane, and "
+				   "everything further in is right: the code is wrong only where the window or tile "
+				   "reaches past the edge. How it treats the part outside (skipped, zero, clamped) "
+				   "must be what the lab asks.\n",
+				(unsigned long long)k, (unsigned long long)R, (unsigned long long)C);
+			return true;
+		}
+		if (r->plane_min > 0) {
+			fprintf(f, "  Only the planes from %s", name);
+			print_index(f, "", s, r->plane_min * R * C);
+			fprintf(f, " on are wrong%s; the first %llu of %llu are right: the grid (or the loop) "
+				   "does not reach the later ones.\n", how,
+				(unsigned long long)r->plane_min, (unsigned long long)planes);
+			return true;
+		}
+		return false;
+	}
+	uint64_t region = (R - r0) * (C - c0) * planes;
+	if (r0 == 0)
+		fprintf(f, "  Only columns %llu..%llu are wrong (%llu of the %llu elements there%s); columns "
+			   "0..%llu are right in every row. Check the grid's x extent (rounded up) and "
+			   "the guard on the column index: col < the number of columns (%llu), not of rows.\n",
+			(unsigned long long)c0, (unsigned long long)(C - 1),
+			(unsigned long long)r->wrong, (unsigned long long)region, how,
+			(unsigned long long)(c0 - 1), (unsigned long long)C);
+	else if (c0 == 0)
+		fprintf(f, "  Only rows %llu..%llu are wrong (%llu of the %llu elements there%s); rows "
+			   "0..%llu are right. Check the grid's y extent (rounded up) and the guard on "
+			   "the row index: row < the number of rows (%llu), not of columns.\n",
+			(unsigned long long)r0, (unsigned long long)(R - 1),
+			(unsigned long long)r->wrong, (unsigned long long)region, how,
+			(unsigned long long)(r0 - 1), (unsigned long long)R);
+	else
+		fprintf(f, "  Only elements at row >= %llu and column >= %llu are wrong (%llu of the %llu "
+			   "there%s): the rest is right. Check the bounds that the threads for the last "
+			   "rows and columns meet.\n",
+			(unsigned long long)r0, (unsigned long long)c0,
+			(unsigned long long)r->wrong, (unsigned long long)region, how);
+	return true;
 }
 
 static void print_value(FILE *f, double v, enum spec_dtype t, bool fill)
@@ -90,11 +194,14 @@ static void explain(FILE *f, const struct compare_result *r, const char *name, e
 	bool all_blank = r->blank == r->wrong;
 	bool tail = r->last_wrong == n - 1 && r->wrong == n - r->first_wrong;
 	size_t sz = spec_dtype_size(t);
+	bool bytes = tail && sz > 1 && r->first_wrong == n / sz && n >= sz;
+	if (!(all_unwritten && r->wrong == n) && !bytes && r->shape.n >= 2 && explain_shaped(f, r, name))
+		return;
 	if (all_unwritten && r->wrong == n) {
 		fprintf(f, "  No element of %s was written: the result never reached the host. "
 			   "After the kernel, copy it back with cudaMemcpy(dst_h, src_d, bytes, cudaMemcpyDeviceToHost) "
 			   "(check the direction and that the kernel ran: look for a CUDA error above).\n", name);
-	} else if (tail && sz > 1 && r->first_wrong == n / sz && n >= sz) {
+	} else if (bytes) {
 		fprintf(f, "  Exactly the first %llu of %llu elements are right, i.e. 1/%zu of them: a byte count "
 			   "of n instead of n * sizeof(element) in cudaMalloc or cudaMemcpy?\n",
 			(unsigned long long)r->first_wrong, (unsigned long long)n, sz);
@@ -116,11 +223,22 @@ char *compare_describe(const struct compare_result *r, const char *name, enum sp
 	FILE *f = open_memstream(&text, &len);
 	if (!f)
 		return NULL;
-	fprintf(f, "%s: %llu of %llu elements wrong (first at index %llu, last at %llu)\n", name,
-		(unsigned long long)r->wrong, (unsigned long long)r->count,
-		(unsigned long long)r->first_wrong, (unsigned long long)r->last_wrong);
+	if (r->shape.n >= 2) {
+		fprintf(f, "%s: %llu of %llu elements wrong (first at ", name,
+			(unsigned long long)r->wrong, (unsigned long long)r->count);
+		print_index(f, name, &r->shape, r->first_wrong);
+		fputs(", last at ", f);
+		print_index(f, name, &r->shape, r->last_wrong);
+		fputs(")\n", f);
+	} else {
+		fprintf(f, "%s: %llu of %llu elements wrong (first at index %llu, last at %llu)\n", name,
+			(unsigned long long)r->wrong, (unsigned long long)r->count,
+			(unsigned long long)r->first_wrong, (unsigned long long)r->last_wrong);
+	}
 	for (unsigned i = 0; i < r->n_shown; i++) {
-		fprintf(f, "  %s[%llu]: expected ", name, (unsigned long long)r->shown[i].index);
+		fputs("  ", f);
+		print_index(f, name, &r->shape, r->shown[i].index);
+		fputs(": expected ", f);
 		print_value(f, r->shown[i].expected, t, false);
 		fputs(", got ", f);
 		print_value(f, r->shown[i].actual, t, r->shown[i].unwritten);

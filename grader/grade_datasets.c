@@ -124,8 +124,8 @@ static void report_run_failure(struct grading *g, const char *label, const struc
 }
 
 /* Reads both results and compares every output. Returns true when all match. */
-static bool check_outputs(struct grading *g, const char *expected_path, const char *actual_path,
-			  char **text)
+static bool check_outputs(struct grading *g, const struct spec_dataset *d,
+			  const char *expected_path, const char *actual_path, char **text)
 {
 	struct pl_file exp, act;
 	char err[256];
@@ -162,11 +162,13 @@ static bool check_outputs(struct grading *g, const char *expected_path, const ch
 		}
 		struct spec_tolerance tol = o->tolerance ? *o->tolerance : compare_default_tolerance(o->type);
 		struct compare_result r;
-		compare_buffers(o->type, &tol, e->data, a->data, e->count, &r);
+		struct spec_shape shape;
+		spec_buffer_shape(g->spec, o, d, e->count, &shape);
+		compare_buffers(o->type, &tol, e->data, a->data, e->count, &shape, &r);
 		if (r.wrong) {
-			char *d = compare_describe(&r, o->name, o->type);
-			fputs(d ? d : "", f);
-			free(d);
+			char *why = compare_describe(&r, o->name, o->type);
+			fputs(why ? why : "", f);
+			free(why);
 			ok = false;
 		}
 	}
@@ -419,7 +421,7 @@ static void judge_dataset(struct grading *g, unsigned index, struct dataset_run 
 		if (launches > g->report->launches)
 			g->report->launches = launches;
 		char *text;
-		bool ok = check_outputs(g, r->expected, r->actual, &text);
+		bool ok = check_outputs(g, d, r->expected, r->actual, &text);
 		if (ok)
 			ok = judge_provenance(g, d, r->request, r->actual, &text);
 		if (ok && d->min_launches)

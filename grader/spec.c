@@ -271,6 +271,42 @@ static void check_dataset_values(struct checker *c, unsigned di)
 				    "datasets[%u]: the name '%s' is already used by datasets[%u]", di, d->name, j);
 }
 
+/* An output's shape: 2 to 4 dimensions, each positive in the dataset, whose product is
+ * its size (count). Returns false after reporting the first problem. */
+static bool check_shape(struct checker *c, const struct spec_buffer *b, int64_t count,
+			const char *field, unsigned i)
+{
+	unsigned line = yamlpos_line(c->pos, "%s[%u].shape", field, i);
+	if (strcmp(field, "outputs") != 0) {
+		check_error(c, line, "%s[%u]: 'shape' describes an output's mismatches; inputs have none", field, i);
+		return false;
+	}
+	if (b->shape_count < 2 || b->shape_count > SPEC_SHAPE_DIMS) {
+		check_error(c, line, "%s[%u].shape: %u dimensions; give 2 to %d, outermost first, e.g. shape: [height, width]",
+			    field, i, b->shape_count, SPEC_SHAPE_DIMS);
+		return false;
+	}
+	int64_t product = 1;
+	for (unsigned k = 0; k < b->shape_count; k++) {
+		int64_t v;
+		char err[200];
+		if (expr_eval(b->shape[k], lookup_param, c, &v, err, sizeof(err)) < 0 || v <= 0) {
+			check_error(c, line, "%s[%u].shape[%u]: '%s': %s (in dataset '%s')", field, i, k,
+				    b->shape[k], v <= 0 ? "must be at least 1" : err, c->dataset->name);
+			return false;
+		}
+		product = v > (INT64_C(1) << 31) / product ? -1 : product * v;
+		if (product < 0)
+			break;
+	}
+	if (product != count) {
+		check_error(c, line, "%s[%u].shape: the dimensions' product is %lld but size '%s' is %lld in dataset '%s'",
+			    field, i, (long long)product, b->size, (long long)count, c->dataset->name);
+		return false;
+	}
+	return true;
+}
+
 /* Each buffer's size must evaluate, in every dataset, to a count the grader can hold. */
 static void check_sizes(struct checker *c, const struct spec_buffer *b, unsigned n, const char *field)
 {
@@ -290,6 +326,8 @@ static void check_sizes(struct checker *c, const struct spec_buffer *b, unsigned
 					    field, i, b[i].size, (long long)count, c->dataset->name);
 				break;
 			}
+			if (b[i].shape_count && !check_shape(c, &b[i], count, field, i))
+				break;
 		}
 }
 
@@ -700,6 +738,27 @@ int spec_dataset_eval(const struct lab_spec *spec, const struct spec_dataset *d,
 	struct checker c = { (struct lab_spec *)spec, NULL, NULL, d, 0 };
 	char err[128];
 	return expr_eval(expr, lookup_param, &c, out, err, sizeof(err)) < 0 ? -EINVAL : 0;
+}
+
+void spec_buffer_shape(const struct lab_spec *spec, const struct spec_buffer *b,
+		       const struct spec_dataset *d, uint64_t count, struct spec_shape *out)
+{
+	struct checker c = { (struct lab_spec *)spec, NULL, NULL, d, 0 };
+	char err[128];
+	uint64_t product = 1;
+	out->n = 0;
+	if (b->shape_count < 2 || b->shape_count > SPEC_SHAPE_DIMS)
+		return;
+	for (unsigned k = 0; k < b->shape_count; k++) {
+		int64_t v;
+		if (expr_eval(b->shape[k], lookup_param, &c, &v, err, sizeof(err)) < 0 || v <= 0 ||
+		    (uint64_t)v > count)
+			return;
+		out->dim[k] = (uint64_t)v;
+		product *= (uint64_t)v;
+	}
+	if (product == count) /* lab check reports any other */
+		out->n = b->shape_count;
 }
 
 int spec_buffer_count(const struct lab_spec *spec, const struct spec_buffer *b,

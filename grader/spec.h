@@ -53,6 +53,10 @@ struct spec_buffer {
 	char *name;
 	enum spec_dtype type;
 	char *size;
+	char **shape;     /* outputs only, optional: its dimensions, outermost first ("height",
+	                     "width"), whose product is size: mismatches are then described by
+	                     row and column (an edge band, columns from c on, a transpose) */
+	unsigned shape_count;
 	struct spec_generator *generate; /* inputs only */
 	struct spec_tolerance *tolerance; /* outputs only; NULL = spec default */
 	enum spec_provenance provenance;  /* outputs only */
@@ -259,6 +263,18 @@ const struct spec_generator *spec_dataset_generator(const struct spec_dataset *d
  * Returns 0, or -EINVAL (unknown name, bad expression). */
 int spec_dataset_eval(const struct lab_spec *spec, const struct spec_dataset *d,
 		      const char *expr, int64_t *out);
+
+/* An output's dimensions in one dataset, outermost first; n = 0 when it has no shape. */
+#define SPEC_SHAPE_DIMS 4
+struct spec_shape {
+	unsigned n;
+	uint64_t dim[SPEC_SHAPE_DIMS];
+};
+
+/* Output B's shape in dataset D, whose elements number COUNT: n = 0 when the spec gives
+ * none or it does not evaluate to COUNT elements (lab check reports that). */
+void spec_buffer_shape(const struct lab_spec *spec, const struct spec_buffer *b,
+		       const struct spec_dataset *d, uint64_t count, struct spec_shape *out);
 
 /* Evaluates a buffer's size in dataset D. Returns 0, or -EINVAL (unknown name, bad
  * expression, negative). */

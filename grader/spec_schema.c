@@ -78,6 +78,7 @@ static const cyaml_schema_field_t buffer_fields[] = {
 	CYAML_FIELD_ENUM("type", CYAML_FLAG_STRICT, struct spec_buffer, type, dtype_names,
 			 CYAML_ARRAY_LEN(dtype_names)),
 	STR("size", 0, struct spec_buffer, size),
+	SEQ("shape", OPT, struct spec_buffer, shape, &string_entry),
 	CYAML_FIELD_MAPPING_PTR("generate", OPT, struct spec_buffer, generate, generator_fields),
 	CYAML_FIELD_MAPPING_PTR("tolerance", OPT, struct spec_buffer, tolerance,
 				tolerance_fields),

@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		enum spec_dtype t = (enum spec_dtype)it->dtype;
 		struct spec_tolerance tol = compare_default_tolerance(t);
 		struct compare_result r;
-		compare_buffers(t, &tol, it->data, it->data, it->count, &r);
+		compare_buffers(t, &tol, it->data, it->data, it->count, NULL, &r);
 		free(compare_describe(&r, it->name, t));
 	}
 	if (pl_write(&f, out_path, err, sizeof(err)) != 0)

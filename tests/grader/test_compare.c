@@ -33,7 +33,7 @@ static char *run(float *actual, uint64_t n, struct compare_result *r)
 	for (uint64_t i = 0; i < n; i++)
 		expected[i] = (float)(i + 1);
 	struct spec_tolerance t = { true, 0, 0 };
-	compare_buffers(SPEC_F32, &t, expected, actual, n, r);
+	compare_buffers(SPEC_F32, &t, expected, actual, n, NULL, r);
 	free(expected);
 	return compare_describe(r, "C", SPEC_F32);
 }
@@ -96,6 +96,144 @@ static void test_scattered_has_no_guess(void **state)
 	free(text);
 }
 
+/* expected[i] = i + 1 over PLANES x ROWS x COLS (shape [planes, rows, cols], or [rows,
+ * cols] when PLANES is 1); actual as given. */
+static char *run_shaped(float *actual, uint64_t planes, uint64_t rows, uint64_t cols,
+			struct compare_result *r)
+{
+	uint64_t n = planes * rows * cols;
+	float *expected = malloc(n * sizeof(float));
+	for (uint64_t i = 0; i < n; i++)
+		expected[i] = (float)(i + 1);
+	struct spec_tolerance t = { true, 0, 0 };
+	struct spec_shape s = planes > 1 ? (struct spec_shape){ 3, { planes, rows, cols } }
+					 : (struct spec_shape){ 2, { rows, cols } };
+	compare_buffers(SPEC_F32, &t, expected, actual, n, &s, r);
+	free(expected);
+	return compare_describe(r, "out", SPEC_F32);
+}
+
+static float *right_values(uint64_t n)
+{
+	float *a = malloc(n * sizeof(float));
+	for (uint64_t i = 0; i < n; i++)
+		a[i] = (float)(i + 1);
+	return a;
+}
+
+/* A blur that clamps its window instead of skipping the outside: only the border is off. */
+static void test_edge_band(void **state)
+{
+	(void)state;
+	float *a = right_values(20 * 30);
+	for (unsigned r = 0; r < 20; r++)
+		for (unsigned c = 0; c < 30; c++)
+			if (r < 2 || c < 2 || r >= 18 || c >= 28)
+				a[r * 30 + c] += 3;
+	struct compare_result res;
+	char *text = run_shaped(a, 1, 20, 30, &res);
+	assert_int_equal(res.edge_max, 1);
+	assert_non_null(strstr(text, "within 2 of the edge of its 20 x 30 plane"));
+	assert_non_null(strstr(text, "first at out[0][0], last at out[19][29]"));
+	assert_non_null(strstr(text, "out[0][1]: expected 2, got 5"));
+	assert_null(strstr(text, "Only"));
+	free(text);
+	/* one wrong element in the middle as well: no band */
+	a[10 * 30 + 15] += 1;
+	text = run_shaped(a, 1, 20, 30, &res);
+	assert_null(strstr(text, "edge"));
+	free(text);
+	free(a);
+}
+
+static void test_last_columns(void **state)
+{
+	(void)state;
+	float *a = right_values(20 * 30);
+	for (unsigned r = 0; r < 20; r++)
+		for (unsigned c = 24; c < 30; c++)
+			memset(&a[r * 30 + c], 0xFF, sizeof(float));
+	struct compare_result res;
+	char *text = run_shaped(a, 1, 20, 30, &res);
+	assert_non_null(strstr(text, "Only columns 24..29 are wrong (120 of the 120 elements there; never computed"));
+	assert_non_null(strstr(text, "columns 0..23 are right"));
+	free(text);
+	/* the last column only: columns, not the edge band */
+	free(a);
+	a = right_values(20 * 30);
+	for (unsigned r = 0; r < 20; r++)
+		a[r * 30 + 29] = 7;
+	text = run_shaped(a, 1, 20, 30, &res);
+	assert_non_null(strstr(text, "Only columns 29..29 are wrong (20 of the 20 elements there); columns 0..28"));
+	free(text);
+	free(a);
+}
+
+static void test_last_rows(void **state)
+{
+	(void)state;
+	float *a = right_values(20 * 30);
+	for (unsigned i = 16 * 30; i < 20 * 30; i += 2)
+		a[i] = 0;
+	struct compare_result res;
+	char *text = run_shaped(a, 1, 20, 30, &res);
+	assert_non_null(strstr(text, "Only rows 16..19 are wrong (60 of the 120 elements there; never computed"));
+	assert_null(strstr(text, "grid does not cover")); /* the flat tail's words */
+	free(text);
+	free(a);
+}
+
+static void test_transposed(void **state)
+{
+	(void)state;
+	float *a = right_values(16 * 16);
+	for (unsigned r = 0; r < 16; r++)
+		for (unsigned c = 0; c < 16; c++)
+			a[r * 16 + c] = (float)(c * 16 + r + 1);
+	struct compare_result res;
+	char *text = run_shaped(a, 1, 16, 16, &res);
+	assert_int_equal(res.wrong, 16 * 15);
+	assert_int_equal(res.transposed, 16 * 15);
+	assert_non_null(strstr(text, "out is the transpose"));
+	free(text);
+	a[3 * 16 + 5] = -1; /* one that is neither */
+	text = run_shaped(a, 1, 16, 16, &res);
+	assert_null(strstr(text, "transpose"));
+	free(text);
+	free(a);
+}
+
+static void test_later_planes(void **state)
+{
+	(void)state;
+	float *a = right_values(4 * 8 * 8);
+	for (unsigned i = 2 * 64; i < 4 * 64; i++)
+		a[i] = 0;
+	struct compare_result res;
+	char *text = run_shaped(a, 4, 8, 8, &res);
+	assert_non_null(strstr(text, "Only the planes from out[2][0][0] on are wrong; never computed"));
+	assert_non_null(strstr(text, "the first 2 of 4 are right"));
+	assert_non_null(strstr(text, "out[2][0][0]: expected 129, got 0"));
+	free(text);
+	free(a);
+}
+
+static void test_scattered_2d_has_no_guess(void **state)
+{
+	(void)state;
+	float *a = right_values(20 * 30);
+	a[0] += 1;           /* a corner */
+	a[10 * 30 + 15] += 1; /* the middle */
+	a[19 * 30 + 3] += 1;
+	struct compare_result res;
+	char *text = run_shaped(a, 1, 20, 30, &res);
+	assert_null(strstr(text, "Only"));
+	assert_null(strstr(text, "edge"));
+	assert_null(strstr(text, "transpose"));
+	free(text);
+	free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -104,6 +242,12 @@ int main(void)
 		cmocka_unit_test(test_tail_zeros_is_short_grid),
 		cmocka_unit_test(test_quarter_is_byte_count),
 		cmocka_unit_test(test_scattered_has_no_guess),
+		cmocka_unit_test(test_edge_band),
+		cmocka_unit_test(test_last_columns),
+		cmocka_unit_test(test_last_rows),
+		cmocka_unit_test(test_transposed),
+		cmocka_unit_test(test_later_planes),
+		cmocka_unit_test(test_scattered_2d_has_no_guess),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,6 +33,13 @@ static void test_valid(void **state)
 	uint64_t count;
 	assert_int_equal(spec_buffer_count(s, &s->outputs[0], &s->datasets[1], &count), 0);
 	assert_int_equal(count, 7003);
+	struct spec_shape shape;
+	spec_buffer_shape(s, &s->outputs[0], &s->datasets[1], count, &shape);
+	assert_int_equal(shape.n, 2);
+	assert_int_equal(shape.dim[0], 1);
+	assert_int_equal(shape.dim[1], 7003);
+	spec_buffer_shape(s, &s->outputs[0], &s->datasets[1], count + 1, &shape);
+	assert_int_equal(shape.n, 0); /* not the buffer's count: no shape */
 	assert_non_null(s->outputs[0].tolerance);
 	assert_true(s->outputs[0].tolerance->rel > 0);
 	assert_int_equal(s->outputs[0].provenance, SPEC_PROV_HOST_COMBINES);
@@ -78,6 +85,7 @@ static const struct bad_case bad_cases[] = {
 	{ "bad-generator", 20, "min (1) is greater than max (-1)" },
 	{ "bad-dataset-generate", 33, "datasets[1].generate[0]: 'z' is not an input" },
 	{ "bad-memcheck-datasets", 36, "checks[0].datasets[1]: no dataset is named 'large'" },
+	{ "bad-shape", 25, "outputs[0].shape: the dimensions' product is 2000 but size 'n' is 1000 in dataset 'small'" },
 	{ "bad-empty", 1, "the lab spec is empty" }, /* crashed before: found by tests/fuzz */
 	{ "bad-folder", 0, "cannot read the lab spec: Is a directory" },
 };
