@@ -1,4 +1,5 @@
 // expect: correctness
+// expect-text: Only columns
 // Known-wrong: col is taken from the y dimension and row from x, while the grid puts x
 // along the width; on a non-square image part of the picture is never converted.
 #include <cuda_runtime.h>

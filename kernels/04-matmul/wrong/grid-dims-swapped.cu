@@ -1,4 +1,5 @@
 // expect: correctness
+// expect-text: Only columns
 // Known-wrong: the grid has m-many columns of blocks in x and n-many in y, but the kernel
 // takes col from x; when m and n differ some of C is never covered.
 #include <cuda_runtime.h>
