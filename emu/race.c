@@ -669,6 +669,13 @@ int race_run(struct race_tracker *t, struct emu_fault *fault)
 	emu_set_hooks(race_hooks(t));
 	int rc = emu_run(t->l, fault);
 	emu_set_hooks(NULL);
+	/* A fault stopped the kernel: the barrier generations still open are incomplete
+	 * (their missing threads did not exit, they never ran on), so judging them would
+	 * blame a right barrier for the fault ("reached by 64 of 128 threads"). The fault
+	 * itself is reported with its line. */
+	if (rc)
+		for (struct rblock *rb = t->blocks; rb; rb = rb->next)
+			rb->gen_valid = 0;
 	race_finish(t);
 	return rc;
 }

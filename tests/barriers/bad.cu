@@ -177,3 +177,15 @@ extern "C" __global__ void warp_tail_no_syncwarp(const float *in, float *out)
 	if (t == 0)
 		out[blockIdx.x] = s[0];
 }
+
+// Warps 2 and 3 read past the end of `in` before a barrier that every thread reaches:
+// the kernel stops at the read while warps 0 and 1 wait at the barrier. The barrier is
+// right; only the read is a finding (memcheck's), never "reached by 64 of 128 threads".
+extern "C" __global__ void fault_before_sync(const float *in, float *out, int n)
+{
+	__shared__ float s[128];
+	unsigned t = threadIdx.x;
+	s[t] = in[t < 64 ? t : t + n]; // MARK:fault_read
+	__syncthreads(); // MARK:fault_bar
+	out[t] = s[127 - t];
+}

@@ -402,6 +402,30 @@ static void test_mm_return_then_sync(void **state)
 	mm_free(buf);
 }
 
+/* A kernel stopped by a fault leaves its barrier's generation incomplete: the warps
+ * that had not reached it did not exit, they never ran on. No barrier finding. */
+static void test_fault_before_sync(void **state)
+{
+	(void)state;
+	static int n = 128;
+	devaddr_t in = dfill_f(128, 5), out = dalloc(128 * 4);
+	void *args[] = { &in, &out, &n };
+	struct emu_launch l;
+	int rc;
+	struct race_tracker *t = run(g_bad, "fault_before_sync", D3(1, 1, 1), D3(128, 1, 1),
+				     args, &l, &rc);
+	assert_int_not_equal(rc, 0);
+	assert_int_equal(g_fault.line, mark("fault_read"));
+	for (unsigned i = 0; i < race_nfindings(t); i++) {
+		const struct race_finding *f = race_finding_at(t, i);
+		if (f->kind >= RACE_BAR_DIVERGENT)
+			fail_msg("barrier finding after a fault: %s", f->message);
+	}
+	race_free(t);
+	devmem_free(in);
+	devmem_free(out);
+}
+
 static void test_reduce_no_sync(void **state)
 {
 	(void)state;
@@ -743,6 +767,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_mm_no_second_sync),
 		cmocka_unit_test(test_mm_sync_in_if),
 		cmocka_unit_test(test_mm_return_then_sync),
+		cmocka_unit_test(test_fault_before_sync),
 		cmocka_unit_test(test_reduce_no_sync),
 		cmocka_unit_test(test_ks_inplace),
 		cmocka_unit_test(test_hist_plain),
