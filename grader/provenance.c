@@ -51,7 +51,7 @@ static bool judge_device(FILE *f, const struct pl_file *r, const char *name, lon
 	if (kernel + filled == n && launches != 0)
 		return true;
 	if (kernel == 0 && unwritten + filled == n) {
-		fprintf(f, "%s was copied back from device memory that no kernel wrote: it holds what the host put there with cudaMemcpy or cudaMemset, not a kernel's results%s.\n",
+		fprintf(f, "%s was copied back from device memory that no kernel wrote: it holds what the host put there with cudaMemcpy or cudaMemset (or whatever the memory held: cudaMalloc does not clear it), not a kernel's results%s.\n",
 			name, launches == 0 ? " (no kernel ran during the call)" : "");
 		return false;
 	}
@@ -72,7 +72,7 @@ static bool judge_device(FILE *f, const struct pl_file *r, const char *name, lon
 	}
 	if (unwritten) {
 		elements(f, unwritten, n, name);
-		fprintf(f, " copied back from device memory that no kernel wrote (what the host put there with cudaMemcpy or cudaMemset).\n");
+		fprintf(f, " copied back from device memory that no kernel wrote: what the host put there with cudaMemcpy or cudaMemset, or whatever the memory held (cudaMalloc does not clear it: a buffer the kernels add to, such as a histogram, needs a cudaMemset to 0 first).\n");
 	}
 	fprintf(f, "The first such element: %s[%llu].\n", name, count_of(r, name, "first_bad"));
 	return false;

@@ -90,6 +90,12 @@ static void test_device(void **state)
 	counts(&f, 69999, 0, 2, 0, 0, 5);
 	assert_int_equal(judge(&f, "The first such element: C[5]"), PROVENANCE_BAD);
 
+	/* a histogram whose device buffer was never cleared (lab 08): its empty bins are
+	 * what cudaMalloc left, which the student must be told is not zero by promise */
+	put(&f, "launches", 1);
+	counts(&f, 1, 0, 0, 255, 0, 1);
+	assert_int_equal(judge(&f, "cudaMalloc does not clear it: a buffer the kernels add to"), PROVENANCE_BAD);
+
 	/* cudaMemset's bytes no kernel needed to change (empty bins) */
 	put(&f, "launches", 1);
 	counts(&f, 1, 255, 0, 0, 0, 256);
