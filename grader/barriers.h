@@ -62,6 +62,8 @@ struct barriers_findings {
 	unsigned n, cap;
 	struct barriers_line *bars; /* the block barriers barriers_static saw */
 	unsigned nbars;
+	bool partial; /* the checked run stopped before its end (a fault, a crash): no
+	                 finding then is not a pass */
 };
 
 void barriers_findings_release(struct barriers_findings *fs);

@@ -171,6 +171,7 @@ static long emulator_checks(const struct barriers_context *ctx, const struct bui
 	if (b == ctx->emu_twin && ctx->twin_forward) { /* made already (grade_checks.c) */
 		snprintf(result, sizeof result, "%s", ctx->twin_forward);
 		res.status = ctx->twin_forward_res->status;
+		res.exit_code = ctx->twin_forward_res->exit_code;
 	}
 	snprintf(events, sizeof events, "%s.events", result);
 	if (!(b == ctx->emu_twin && ctx->twin_forward))
@@ -188,6 +189,8 @@ static long emulator_checks(const struct barriers_context *ctx, const struct bui
 	if (res.status == RUNNER_TIMEOUT)
 		fprintf(notes, "the program ran out of time under the race checker (dataset "
 			"%s); the findings above are from the part that ran\n", d->name);
+	else if (res.status != RUNNER_EXITED || res.exit_code != 0)
+		fs->partial = true; /* a slow run is the checker's cost; a failed one is not */
 	runner_result_release(&res);
 	schedule_checks(ctx, b, d, request, result, fs, notes);
 	return launches;
@@ -285,6 +288,11 @@ int barriers_grade(const struct barriers_context *ctx, const struct spec_check *
 	if (tf) {
 		if (fs.n)
 			barriers_format(tf, &fs, 10);
+		else if (fs.partial && !empty)
+			fprintf(tf, "not judged: the checked run of dataset %s stopped before its end "
+				"(see the correctness tests for why); no barrier misuse or race was seen "
+				"in the part that ran, and these points count once it runs to the end\n",
+				dataset_of(ctx->spec, c)->name);
 		else if (empty)
 			fprintf(tf, empty, dataset_of(ctx->spec, c)->name);
 		else
@@ -295,7 +303,8 @@ int barriers_grade(const struct barriers_context *ctx, const struct spec_check *
 		fputs(notes ? notes : "", tf);
 		fclose(tf);
 	}
-	report_add(r, "barriers", c->points, fs.n == 0 && !empty, "%s", text ? text : "");
+	report_add(r, "barriers", c->points, fs.n == 0 && !empty && !fs.partial, "%s",
+		   text ? text : "");
 	free(text);
 	free(notes);
 	barriers_findings_release(&fs);

@@ -88,4 +88,9 @@ f=wrong/missing-second-barrier.cu
 expect $f FAIL "missing-second-barrier.cu:" "has 1 __syncthreads()"
 leads "later pass of the loop" "end of the loop body" "][" "!first barrier" "!__syncwarp" \
 	"!Bs[32]"
+# out of bounds before the barrier: the kernel stops at the fault, which is no barrier
+# finding; and a run that stopped early earns no barrier points
+f=wrong/no-boundary-checks.cu
+expect $f FAIL "not judged: the checked run of dataset not-a-multiple stopped before its end"
+leads "!already exited"
 exit $status
