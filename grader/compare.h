@@ -35,6 +35,8 @@ struct compare_result {
 	uint64_t row_min, col_min, plane_min; /* the smallest row, column, plane of one */
 	uint64_t transposed;  /* wrong elements holding the expected value of the mirrored
 	                         position (square planes only) */
+	uint64_t last_rows, last_cols; /* when every wrong element lies in the last rows or
+	                                  columns, which are (nearly) all wrong: how many */
 };
 
 /* The default tolerance for a dtype when the spec gives none: exact for integers. */

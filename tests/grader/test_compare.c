@@ -183,6 +183,31 @@ static void test_last_rows(void **state)
 	free(a);
 }
 
+/* A grid rounded down in x and y: the last rows and columns, an L along two edges. */
+static void test_far_sides(void **state)
+{
+	(void)state;
+	float *a = right_values(20 * 30);
+	for (unsigned r = 0; r < 20; r++)
+		for (unsigned c = 0; c < 30; c++)
+			if (r >= 17 || c >= 25)
+				a[r * 30 + c] = 0;
+	a[19 * 30 + 29] = 600; /* one of them happens to be right */
+	struct compare_result res;
+	char *text = run_shaped(a, 1, 20, 30, &res);
+	assert_int_equal(res.last_rows, 3);
+	assert_int_equal(res.last_cols, 5);
+	assert_non_null(strstr(text, "Only the last 3 rows and the last 5 columns are wrong (never computed"));
+	assert_null(strstr(text, "edge of its"));
+	free(text);
+	a[2 * 30 + 3] = 0; /* and one elsewhere: no such pattern */
+	text = run_shaped(a, 1, 20, 30, &res);
+	assert_int_equal(res.last_rows + res.last_cols, 0);
+	assert_null(strstr(text, "Only"));
+	free(text);
+	free(a);
+}
+
 static void test_transposed(void **state)
 {
 	(void)state;
@@ -245,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_edge_band),
 		cmocka_unit_test(test_last_columns),
 		cmocka_unit_test(test_last_rows),
+		cmocka_unit_test(test_far_sides),
 		cmocka_unit_test(test_transposed),
 		cmocka_unit_test(test_later_planes),
 		cmocka_unit_test(test_scattered_2d_has_no_guess),

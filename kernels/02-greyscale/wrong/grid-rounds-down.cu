@@ -1,4 +1,5 @@
 // expect: correctness: not-a-multiple
+// expect-text: Only the last 13 rows and the last 11 columns are wrong
 // Known-wrong: the grid is width / 16 by height / 16 blocks, so the right-hand columns and
 // the bottom rows that do not fill a whole block are never converted.
 #include <cuda_runtime.h>
