@@ -203,26 +203,25 @@ static bool explain_shaped(FILE *f, const struct compare_result *r, const char *
 		return false;
 	}
 	uint64_t region = (R - r0) * (C - c0) * planes;
-	if (r0 == 0)
-		fprintf(f, "  Only columns %llu..%llu are wrong (%llu of the %llu elements there%s); columns "
-			   "0..%llu are right in every row. Check the grid's x extent (rounded up) and "
-			   "the guard on the column index: col < the number of columns (%llu), not of rows.\n",
-			(unsigned long long)c0, (unsigned long long)(C - 1),
-			(unsigned long long)r->wrong, (unsigned long long)region, how,
-			(unsigned long long)(c0 - 1), (unsigned long long)C);
-	else if (c0 == 0)
-		fprintf(f, "  Only rows %llu..%llu are wrong (%llu of the %llu elements there%s); rows "
-			   "0..%llu are right. Check the grid's y extent (rounded up) and the guard on "
-			   "the row index: row < the number of rows (%llu), not of columns.\n",
-			(unsigned long long)r0, (unsigned long long)(R - 1),
-			(unsigned long long)r->wrong, (unsigned long long)region, how,
-			(unsigned long long)(r0 - 1), (unsigned long long)R);
-	else
+	if (r0 == 0 || c0 == 0) {
+		bool cols = r0 == 0;
+		uint64_t from = cols ? c0 : r0, n = cols ? C : R;
+		const char *unit = cols ? "column" : "row";
+		fprintf(f, "  Only %ss %llu..%llu are wrong (%llu of the %llu elements there%s); %ss "
+			   "0..%llu are right%s. Check the grid's %s extent (rounded up) and the guard "
+			   "on the %s index: %s < the number of %ss (%llu), not of %ss.\n",
+			unit, (unsigned long long)from, (unsigned long long)(n - 1),
+			(unsigned long long)r->wrong, (unsigned long long)region, how, unit,
+			(unsigned long long)(from - 1), cols ? " in every row" : "", cols ? "x" : "y",
+			unit, cols ? "col" : "row", unit, (unsigned long long)n,
+			cols ? "row" : "column");
+	} else {
 		fprintf(f, "  Only elements at row >= %llu and column >= %llu are wrong (%llu of the %llu "
 			   "there%s): the rest is right. Check the bounds that the threads for the last "
 			   "rows and columns meet.\n",
 			(unsigned long long)r0, (unsigned long long)c0,
 			(unsigned long long)r->wrong, (unsigned long long)region, how);
+	}
 	return true;
 }
 
