@@ -367,7 +367,7 @@ char *perf_model_describe(const struct spec_check *c, const struct perf_model_ve
 		if (!v->store_ok)
 			fprintf(f, "The kernels write global memory more often than the solution: each output element needs one store. Check that the grid and the block cover the output once (a dimension of 2 where 1 was meant computes everything twice) and that no thread repeats another's work.\n");
 		if (!v->bank_ok)
-			fprintf(f, "Threads of a warp that hit different words of one shared-memory bank are served one after another: pad the array (e.g. [TILE][TILE + 1]) or change the access order.\n");
+			fprintf(f, "Threads of a warp that hit different words of one shared-memory bank are served one after another: pad the array so that the words a warp reads at once fall in 32 different banks, or change the access order. [TILE][TILE + 1] does it for a warp walking one column of a 32-wide tile; a warp that spans two columns of a 16-wide tile still finds two of its words in one bank however the rows are padded: use 32-wide tiles (or swizzle the column index).\n");
 		if (!v->lane_ok)
 			fprintf(f, "Many lanes sit idle: branches that split warps (e.g. threadIdx.x %% (2 * stride) == 0) waste them; keep the active threads contiguous.\n");
 		if (!v->insn_ok)
