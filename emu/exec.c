@@ -296,6 +296,17 @@ static int block_run(struct worker *wk, unsigned idx)
 	return block_finish(wk, b, rc);
 }
 
+/* N bytes of zeros starting and ending on cache-line boundaries: two workers' warps and
+ * shared memory, allocated one after the other by the launching thread, must not share
+ * a line that both write (false sharing: each write of one then costs the other a miss;
+ * a shared window's last bytes and the next worker's first warp did). */
+static void *line_alloc(size_t n)
+{
+	n = (n + 63) & ~(size_t)63;
+	void *p = aligned_alloc(64, n ? n : 64);
+	return p ? memset(p, 0, n ? n : 64) : NULL;
+}
+
 int block_init(struct block *b, struct launch_ctx *L)
 {
 	const struct emu_launch *l = L->l;
@@ -307,8 +318,8 @@ int block_init(struct block *b, struct launch_ctx *L)
 	b->sh_idx = L->sh_idx;
 	b->sh_arr = L->sh_arrays;
 	b->local_per_thread = ((L->kf->local_size + 15) & ~(size_t)15) + CALL_LOCAL_STACK;
-	b->warps = calloc(b->nwarps, sizeof(struct warp));
-	b->shared = malloc(b->shared_size ? b->shared_size : 1);
+	b->warps = line_alloc(b->nwarps * sizeof(struct warp));
+	b->shared = line_alloc(b->shared_size);
 	b->local = NULL; /* megabytes, which most kernels never use: at the first use */
 	b->red_and = 1;
 	if (!b->warps || !b->shared)
@@ -451,7 +462,7 @@ static int run(const struct emu_launch *l, struct emu_fault *fault, int cooperat
 	if (!L.hooks) /* the loop's common case (exec_fast.c); without it, warp_exec alone */
 		L.fops = fast_ops(L.kf);
 	unsigned nw = worker_count(L.nblocks);
-	struct worker *wk = calloc(nw, sizeof(*wk));
+	struct worker *wk = line_alloc(nw * sizeof(*wk)); /* cache lines of their own */
 	pthread_t *th = calloc(nw, sizeof(*th));
 	if (!wk || !th) {
 		rc = -ENOMEM;

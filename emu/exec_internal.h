@@ -200,9 +200,11 @@ struct launch_ctx {
 	unsigned char *kparams;
 	size_t kparam_size;
 	unsigned nblocks;
-	_Atomic unsigned next;
 	_Atomic int stop;
-	pthread_mutex_t lock;
+	/* the next block to take: every worker adds to it, so in a cache line of its own,
+	 * away from the fields above that the workers read all the time (false sharing) */
+	_Alignas(64) _Atomic unsigned next;
+	_Alignas(64) pthread_mutex_t lock;
 	int rc;
 	unsigned fault_block;
 	struct emu_fault fault;
@@ -224,7 +226,7 @@ struct launch_ctx {
 /* A worker thread of the pool, and the block it runs (a cooperative launch's worker
  * holds several: exec_grid.c). */
 struct worker {
-	struct launch_ctx *L;
+	_Alignas(64) struct launch_ctx *L; /* cache lines of its own (false sharing, exec.c) */
 	struct block b;
 	uint64_t insns;
 };
