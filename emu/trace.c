@@ -453,6 +453,16 @@ static void trace_free(struct emu_trace *t)
 	free(t);
 }
 
+/* N zeroed bytes on whole cache lines of their own (emu_trace_sm: no false sharing). */
+static void *trace_zalloc(size_t n)
+{
+	size_t whole = (n + 63) / 64 * 64;
+	void *p = aligned_alloc(64, whole);
+	if (p)
+		memset(p, 0, whole);
+	return p;
+}
+
 struct emu_trace *emu_trace_launch_begin(const struct ptx_module *m, const struct ptx_func *kf,
 					 const char *kernel, const uint32_t grid[3],
 					 const uint32_t block[3], uint64_t dyn_smem, unsigned nsms)
@@ -461,7 +471,7 @@ struct emu_trace *emu_trace_launch_begin(const struct ptx_module *m, const struc
 	if (!path || !*path || nsms == 0)
 		return NULL;
 	note_kernel(kernel, grid, block, dyn_smem);
-	struct emu_trace *t = calloc(1, sizeof(*t) + nsms * sizeof(struct emu_trace_sm));
+	struct emu_trace *t = trace_zalloc(sizeof(*t) + nsms * sizeof(struct emu_trace_sm));
 	if (!t)
 		return NULL;
 	t->fd = -1;
@@ -475,8 +485,8 @@ struct emu_trace *emu_trace_launch_begin(const struct ptx_module *m, const struc
 		t->sms[i].t = t;
 		t->sms[i].main_file = file;
 		t->sms[i].nlines = t->nlines;
-		t->sms[i].lines = calloc(t->nlines, sizeof(struct emu_trace_line));
-		t->sms[i].memo = calloc(EMU_TRACE_MEMO, sizeof(struct emu_trace_memo));
+		t->sms[i].lines = trace_zalloc(t->nlines * sizeof(struct emu_trace_line));
+		t->sms[i].memo = trace_zalloc(EMU_TRACE_MEMO * sizeof(struct emu_trace_memo));
 		t->sms[i].rng = 0x9e3779b9u ^ (i * 0x85ebca6bu);
 		if (!t->sms[i].lines || !t->sms[i].memo)
 			goto fail;

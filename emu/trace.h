@@ -122,9 +122,11 @@ struct emu_trace_line {
 #define EMU_TRACE_SAMPLE 8
 
 /* One worker's counters. Written only by its worker (relaxed atomic stores), read by
- * the publisher. */
+ * the publisher. In cache lines of its own, as its lines and memo are (trace.c): the
+ * workers' structs sat side by side, and one's `cur`, stored every instruction, shared a
+ * line with the next one's `lines` and `main_file`, read every instruction. */
 struct emu_trace_sm {
-	struct emu_trace *t;
+	_Alignas(64) struct emu_trace *t;
 	struct emu_trace_line *lines; /* [nlines]; index 0 collects other files' lines */
 	uint32_t nlines;
 	uint16_t main_file;           /* .file index of the kernel's own lines */
