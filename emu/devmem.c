@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define DEVMEM_ALIGN 256u
 /* The guard gap after an allocation is as large as the allocation, between 64 KiB and
@@ -46,6 +47,7 @@ struct devmem_alloc {
 	 * a launch costs nothing for a large pinned buffer no kernel or copy wrote (it
 	 * scanned every byte's flag twice a launch: 32 ms for 64 MiB). Set, never cleared. */
 	int flagged;
+	int committed; /* its pages were committed at allocation (devmem_commit) */
 };
 
 static pthread_rwlock_t devmem_lock = PTHREAD_RWLOCK_INITIALIZER;
@@ -78,6 +80,48 @@ static void devmem_drop_pages(void *map, size_t lo, size_t hi)
 	hi &= ~(size_t)4095;
 	if (hi > lo)
 		madvise((char *)map + lo, hi - lo, MADV_DONTNEED);
+}
+
+/* Device memory is committed when it is allocated, as cudaMalloc's is on a GPU: left to
+ * the first touch, a kernel writing its output took a page fault every 4 KiB in the
+ * middle of its run (the vector add of emu_bench: 16384 of them, 2.1 us each here, a
+ * fifth of its CPU time), where committing costs 1.5 us a page at the allocation. Up to
+ * DEVMEM_COMMIT_MAX of live allocations (or an eighth of the RAM, if less): a program
+ * that allocates more than it touches must not take the machine's memory; past it,
+ * pages come at their first touch as before. Address space, guard gaps and flags are
+ * unchanged: a kernel's first write of each 32 KiB still faults one page of flags. */
+#define DEVMEM_COMMIT_MAX ((size_t)1 << 30)
+static size_t devmem_committed; /* bytes of live committed allocations (under the lock) */
+
+/* Whether SPAN more bytes may be committed; counts them if so. Caller holds the lock. */
+static int devmem_commit_take(size_t span)
+{
+	static size_t limit;
+	if (!limit) {
+		long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+		size_t ram = pages > 0 && psz > 0 ? (size_t)pages * (size_t)psz : 0;
+		limit = ram / 8 < DEVMEM_COMMIT_MAX ? ram / 8 : DEVMEM_COMMIT_MAX;
+		limit = limit ? limit : 1;
+	}
+	if (span > limit - devmem_committed || devmem_committed > limit)
+		return 0;
+	devmem_committed += span;
+	return 1;
+}
+
+/* Commits the whole pages of [p, p + span), the ones devmem_free gives back (without the
+ * lock: it takes a while). A kernel without MADV_POPULATE_WRITE (before Linux 5.14)
+ * refuses: then first touches fault. */
+static void devmem_commit(char *p, size_t span)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t lo = ((uintptr_t)p + 4095) & ~(uintptr_t)4095, hi = ((uintptr_t)p + span) & ~(uintptr_t)4095;
+	if (hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+#else
+	(void)p;
+	(void)span;
+#endif
 }
 
 /* ---- bitmaps: bit i of MAP is bit i % 8 of MAP[i / 8] --------------------------- */
@@ -278,10 +322,16 @@ int devmem_alloc(size_t size, enum devmem_kind kind, const char *label, devaddr_
 		a.kbits = devmem_kmap + devmem_next / 8;
 		a.fbits = devmem_fmap + devmem_next / 8;
 		devmem_next += need;
+		a.committed = kind == DEVMEM_GLOBAL && devmem_commit_take(span);
 	}
-	if (devmem_insert(&a) < 0)
+	if (devmem_insert(&a) < 0) {
+		if (a.committed)
+			devmem_committed -= span;
 		goto fail_unlock;
+	}
 	pthread_rwlock_unlock(&devmem_lock);
+	if (a.committed)
+		devmem_commit(a.host, span);
 	*out = a.base;
 	return 0;
 
@@ -316,6 +366,9 @@ int devmem_free(devaddr_t addr)
 		devmem_drop_pages(devmem_shadow, off, off + span);
 		devmem_drop_pages(devmem_kmap, off / 8, (off + span) / 8);
 		devmem_drop_pages(devmem_fmap, off / 8, (off + span) / 8);
+		if (a->committed)
+			devmem_committed -= span;
+		a->committed = 0;
 	}
 	a->host = NULL;
 	a->kbits = a->fbits = NULL;
@@ -341,7 +394,12 @@ int devmem_revive(devaddr_t addr)
 	bits_fill(a->kbits, 0, a->size ? a->size : 1, 0);
 	bits_fill(a->fbits, 0, a->size ? a->size : 1, 0);
 	a->live = 1;
+	a->committed = devmem_commit_take(a->size ? a->size : 1);
+	char *host = a->committed ? a->host : NULL;
+	size_t span = a->size ? a->size : 1;
 	pthread_rwlock_unlock(&devmem_lock);
+	if (host)
+		devmem_commit(host, span);
 	return 0;
 }
 
@@ -491,8 +549,17 @@ void devmem_mark_lanes(const uint64_t *a, devmem_flags_t w0, unsigned size, uint
 			return;
 		}
 	}
-	for (; m; m &= m - 1)
-		devmem_mark_by_kernel(w0 + a[__builtin_ctz(m)], size);
+	/* runs of neighbouring lanes on consecutive elements, one range each: a tile's row
+	 * of 16 floats is one whole word of flags, a plain store, where lane by lane each
+	 * lane's 4 bits cost a locked OR of the word the next 15 lanes OR into too, a word
+	 * the blocks beside it (the other worker's) write as well */
+	while (m) {
+		unsigned l = (unsigned)__builtin_ctz(m);
+		uint64_t from = a[l], to = from + size;
+		for (m &= m - 1; l < 31 && (m >> (l + 1) & 1) && a[l + 1] == to; m &= m - 1)
+			to = a[++l] + size;
+		devmem_mark_by_kernel(w0 + from, to - from);
+	}
 }
 
 int devmem_flags_set(devaddr_t addr, size_t n, int state)

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "devmem.h"
@@ -210,6 +212,59 @@ static void test_flag_bitmaps(void **state)
 	assert_int_equal(devmem_free(a[1]), 0);
 }
 
+/* Whole pages of [p, p + n). */
+static size_t whole_pages(const void *p, size_t n)
+{
+	return ((((uintptr_t)p + n) & ~(uintptr_t)4095) - (((uintptr_t)p + 4095) & ~(uintptr_t)4095)) / 4096;
+}
+
+/* Of those, the ones resident now. */
+static size_t resident_pages(const void *p, size_t n)
+{
+	uintptr_t lo = ((uintptr_t)p + 4095) & ~(uintptr_t)4095, hi = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+	static unsigned char vec[1024];
+	size_t pages = (hi - lo) / 4096, res = 0;
+	assert_true(pages <= sizeof vec);
+	assert_int_equal(mincore((void *)lo, hi - lo, vec), 0);
+	for (size_t i = 0; i < pages; i++)
+		res += vec[i] & 1;
+	return res;
+}
+
+/* Device memory is committed at its allocation, as a GPU's is (devmem.c: a kernel's first
+ * writes must not fault a page at a time), given back at its free, and left to the first
+ * touch past DEVMEM_COMMIT_MAX of it. */
+static void test_committed_at_allocation(void **state)
+{
+	(void)state;
+#ifdef MADV_POPULATE_WRITE
+	const size_t n = (size_t)1 << 20;
+	devaddr_t a, big;
+	assert_int_equal(devmem_alloc(n, DEVMEM_GLOBAL, "a", &a), 0);
+	char *h = devmem_host(a, n);
+	if (madvise((void *)(((uintptr_t)h + 4095) & ~(uintptr_t)4095), 4096, MADV_POPULATE_WRITE)) {
+		assert_int_equal(devmem_free(a), 0);
+		skip(); /* a Linux before 5.14: first touches fault, as before */
+	}
+	assert_true(whole_pages(h, n) >= n / 4096 - 1);
+	assert_int_equal(resident_pages(h, n), whole_pages(h, n));
+	assert_int_equal(h[n - 1], 0); /* still zero-filled */
+	assert_int_equal(devmem_free(a), 0);
+	assert_int_equal(resident_pages(h, n), 0);
+	assert_int_equal(devmem_revive(a), 0); /* a graph's allocation node: a fresh one */
+	assert_int_equal(resident_pages(h, n), whole_pages(h, n));
+	assert_int_equal(devmem_free(a), 0);
+	/* past the limit: address space only, until touched */
+	if (devmem_alloc(((size_t)1 << 30) + n, DEVMEM_GLOBAL, "big", &big) == 0) {
+		char *hb = devmem_host(big, n);
+		assert_int_equal(resident_pages(hb, n), 0);
+		assert_int_equal(devmem_free(big), 0);
+	}
+#else
+	skip();
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -218,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_managed_reused_range),
 		cmocka_unit_test(test_unified_scan_what_was_written),
 		cmocka_unit_test(test_flag_bitmaps),
+		cmocka_unit_test(test_committed_at_allocation),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
