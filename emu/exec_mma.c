@@ -353,14 +353,17 @@ static int ldst_rows(struct block *b, struct warp *w, const struct ptx_mma *mm,
 		return 0;
 	unsigned char *mem = (unsigned char *)(p0 + a);
 	size_t stride = ld[0] * es, bytes = len * es;
+	int direct = mma_frag16_ldst(R, mm, mem, ld[0]); /* by layout, no matrix */
 	if (mm->kind == MMA_STORE) {
-		frag_to_mat((uint8_t *)mat, es, per, fm, v, mm->nd, R, mm->d);
-		for (unsigned r = 0; r < runs; r++)
-			copy_run(mem + r * stride, (uint8_t *)mat + r * MAXD * es, bytes);
+		if (!direct) {
+			frag_to_mat((uint8_t *)mat, es, per, fm, v, mm->nd, R, mm->d);
+			for (unsigned r = 0; r < runs; r++)
+				copy_run(mem + r * stride, (uint8_t *)mat + r * MAXD * es, bytes);
+		}
 		if (w0) /* global memory: a kernel's work (provenance) */
 			for (unsigned r = 0; r < runs; r++)
 				devmem_mark_by_kernel(w0 + a + r * stride, bytes);
-	} else {
+	} else if (!direct) {
 		for (unsigned r = 0; r < runs; r++)
 			copy_run((uint8_t *)mat + r * MAXD * es, mem + r * stride, bytes);
 		mat_to_frag((uint8_t *)mat, es, per, fm, v, mm->nd, R, mm->d);
@@ -553,11 +556,44 @@ static __attribute__((noinline)) struct mma_space *mma_space(void)
 	return &space;
 }
 
+/* NVIDIA's GEMM samples unroll their k loop whole (K_TILES is a constant), so each
+ * wmma.load and wmma.mma writes registers that nothing wrote before: 35000 of them in
+ * cudaTensorCoreGemm at full size, each a 256-byte slot (32 lanes of 64 bits), megabytes
+ * a warp. Every fragment written was then 32 cache lines missed, the stores waiting on
+ * them (most of wmma_ldst's and the scatter's time). The destinations of the matrix
+ * instruction after the next (within a few instructions) fetched while this one and the
+ * next run: each fragment once, one instruction a cache line. */
+enum { LOOK = 12 };
+
+static void prefetch_ahead(const struct warp *w, const struct ptx_insn *in, const uint64_t *R,
+			   const struct ptx_mma *mmas)
+{
+	const struct ptx_func *f = w->frames[w->nframes - 1].f;
+	const struct ptx_insn *end = f->code + f->ncode, *stop = end - in > LOOK ? in + LOOK : end;
+	unsigned seen = 0;
+	for (const struct ptx_insn *n = in + 1; n < stop; n++) {
+		if (n->op != OP_MMA)
+			continue;
+		const struct ptx_mma *nm = &mmas[n->target];
+		if (nm->kind == MMA_STORE || nm->kind == MMA_STMATRIX) /* d[]: what they read */
+			continue;
+		if (!seen++) /* the next: fetched by the one before this */
+			continue;
+		for (unsigned q = 0; q < nm->nd; q++) {
+			const char *p = (const char *)(R + (size_t)nm->d[q] * 32);
+			for (unsigned o = 0; o < 32 * 8; o += 64)
+				__builtin_prefetch(p + o, 1, 3);
+		}
+		return;
+	}
+}
+
 int mma_exec(struct block *b, struct warp *w, const struct ptx_insn *in, uint64_t *R,
 	     uint32_t m)
 {
 	struct mma_space *ws = mma_space();
 	const struct ptx_mma *mm = &b->L->m->mmas[in->target];
+	prefetch_ahead(w, in, R, b->L->m->mmas);
 	switch (mm->kind) {
 	case MMA_LOAD: case MMA_STORE: return wmma_ldst(b, w, in, mm, R, m, ws);
 	case MMA_LDMATRIX: case MMA_STMATRIX: return ldst_matrix(b, w, in, mm, R, m);

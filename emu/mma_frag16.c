@@ -87,6 +87,38 @@ static inline __attribute__((always_inline)) void transpose(run16 *r, run16 *o, 
 		shuffle_rows(o, r, n, w);
 }
 
+/* C's and D's registers i, i + 1: row g + 8 (i >> 1 & 1)'s even and odd columns of the
+ * 16 x 16 32-bit matrix at m (rows stride bytes apart), from (regs_to_rows) or to
+ * (rows_to_regs) the registers regs. */
+static inline __attribute__((always_inline)) void regs_to_rows(const uint64_t *R, const uint32_t *regs,
+								unsigned char *m, size_t stride)
+{
+	for (unsigned i = 0; i < 8; i += 2) {
+		const uint64_t *ev = R + (size_t)regs[i] * 32, *od = R + (size_t)regs[i + 1] * 32;
+		unsigned r0 = 8 * (i >> 1 & 1), c0 = 8 * (i >> 2);
+#pragma GCC unroll 8
+		for (unsigned g = 0; g < 8; g++) {
+			v4di lo = LOADV(v4di, ev + 4 * g), hi = LOADV(v4di, od + 4 * g);
+			STOREV(m + (r0 + g) * stride + 4 * c0, (lo & 0xffffffff) | hi << 32);
+		}
+	}
+}
+
+static inline __attribute__((always_inline)) void rows_to_regs(uint64_t *R, const uint32_t *regs,
+								const unsigned char *m, size_t stride)
+{
+	for (unsigned i = 0; i < 8; i += 2) {
+		uint64_t *ev = R + (size_t)regs[i] * 32, *od = R + (size_t)regs[i + 1] * 32;
+		unsigned r0 = 8 * (i >> 1 & 1), c0 = 8 * (i >> 2);
+#pragma GCC unroll 8
+		for (unsigned g = 0; g < 8; g++) {
+			v4di d = LOADV(v4di, m + (r0 + g) * stride + 4 * c0);
+			STOREV(ev + 4 * g, d & 0xffffffff);
+			STOREV(od + 4 * g, (v4di)((v4du)d >> 32));
+		}
+	}
+}
+
 CLONES void mma_frag16_gather(const uint64_t *R, const struct ptx_mma *mm, struct mma_mats *x)
 {
 	const uint64_t *A, *B;
@@ -120,28 +152,63 @@ CLONES void mma_frag16_gather(const uint64_t *R, const struct ptx_mma *mm, struc
 		for (unsigned k = 0; k < 16; k++)
 			memcpy(&x->b.u8[k][0], &r[k], 16);
 	}
-	/* C: registers i, i + 1 are row g + 8 (i >> 1 & 1)'s even and odd columns */
-	for (unsigned i = 0; i < 8; i += 2) {
-		const uint64_t *ev = R + (size_t)mm->c[i] * 32, *od = R + (size_t)mm->c[i + 1] * 32;
-		unsigned r0 = 8 * (i >> 1 & 1), c0 = 8 * (i >> 2);
-#pragma GCC unroll 8
-		for (unsigned g = 0; g < 8; g++) {
-			v4di lo = LOADV(v4di, ev + 4 * g), hi = LOADV(v4di, od + 4 * g);
-			STOREV(&x->c.u32[r0 + g][c0], (lo & 0xffffffff) | hi << 32);
-		}
-	}
+	regs_to_rows(R, mm->c, (unsigned char *)x->c.u32, sizeof x->c.u32[0]);
 }
 
 CLONES void mma_frag16_scatter(uint64_t *R, const struct ptx_mma *mm, const struct mma_mats *x)
 {
-	for (unsigned i = 0; i < 8; i += 2) {
-		uint64_t *ev = R + (size_t)mm->d[i] * 32, *od = R + (size_t)mm->d[i + 1] * 32;
-		unsigned r0 = 8 * (i >> 1 & 1), c0 = 8 * (i >> 2);
+	rows_to_regs(R, mm->d, (const unsigned char *)x->d.u32, sizeof x->d.u32[0]);
+}
+
+/* wmma.load of A by row or B by column (16 or 8-bit), of 32-bit C by row, and wmma.store
+ * of 32-bit D by row, straight between the matrix at mem (ld elements a row or column)
+ * and the registers: a lane's word of A or B is 4 bytes of one run of memory (lanes
+ * 4g..4g+3 16 bytes of it), C's and D's registers i, i + 1 a row's even and odd columns.
+ * The general way copies the runs into a matrix and then places each element by a table. */
+static int ldst_takes(const struct ptx_mma *mm)
+{
+	unsigned bits = ptx_mtype_bits(mm->atype);
+	if (mm->m != 16 || mm->n != 16 || mm->k != 16 || !(mm->kind == MMA_LOAD || mm->kind == MMA_STORE))
+		return 0;
+	if (mm->frag == MF_A || mm->frag == MF_B) /* runs along k: A by row, B by column */
+		return mm->kind == MMA_LOAD && (mm->frag == MF_A) == (mm->arow != 0) &&
+		       (bits == 16 || bits == 8);
+	return bits == 32 && mm->arow && mm->nd == 8;
+}
+
+CLONES int mma_frag16_ldst(uint64_t *R, const struct ptx_mma *mm, unsigned char *mem, size_t ld)
+{
+	if (!ldst_takes(mm))
+		return 0;
+	unsigned bits = ptx_mtype_bits(mm->atype);
+	if (mm->frag == MF_A || mm->frag == MF_B) {
+		unsigned nq = bits == 16 ? 4 : 2;
+		for (unsigned q = 0; q < nq; q++) {
+			/* the register's runs: rows (A) or columns (B) 8v.., from k0 */
+			unsigned v = bits == 8 ? q : mm->frag == MF_A ? (q & 1) : (q >> 1);
+			unsigned k0 = bits == 8 ? 0 : mm->frag == MF_A ? 8 * (q >> 1) : 8 * (q & 1);
+			uint64_t *d = R + (size_t)mm->d[q] * 32;
+			/* f16's repeated registers (nd 8): q + 4 the same */
+			uint64_t *rep = mm->nd > nq ? R + (size_t)mm->d[q + nq] * 32 : NULL;
 #pragma GCC unroll 8
-		for (unsigned g = 0; g < 8; g++) {
-			v4di d = LOADV(v4di, &x->d.u32[r0 + g][c0]);
-			STOREV(ev + 4 * g, d & 0xffffffff);
-			STOREV(od + 4 * g, (v4di)((v4du)d >> 32));
+			for (unsigned g = 0; g < 8; g++) {
+				const unsigned char *p = mem + ((8 * v + g) * ld + k0) * (bits / 8);
+				v4du w;
+				for (unsigned t = 0; t < 4; t++) {
+					uint32_t x;
+					memcpy(&x, p + 4 * t, 4);
+					w[t] = x;
+				}
+				STOREV(d + 4 * g, w);
+				if (rep)
+					STOREV(rep + 4 * g, w);
+			}
 		}
+		return 1;
 	}
+	if (mm->kind == MMA_LOAD)
+		rows_to_regs(R, mm->d, mem, 4 * ld);
+	else
+		regs_to_rows(R, mm->d, mem, 4 * ld);
+	return 1;
 }

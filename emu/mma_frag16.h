@@ -12,5 +12,10 @@
 int mma_frag16_applies(const struct ptx_mma *mm);
 void mma_frag16_gather(const uint64_t *R, const struct ptx_mma *mm, struct mma_mats *x);
 void mma_frag16_scatter(uint64_t *R, const struct ptx_mma *mm, const struct mma_mats *x);
+/* wmma.load of m16n16k16's A by row or B by column (f16, bf16, s8, u8), or of a 32-bit C
+ * by row, or wmma.store of a 32-bit D by row, straight between the registers and the
+ * matrix at mem (ld elements a row or column, inside one allocation: checked before);
+ * 0 (nothing moved) for the rest. */
+int mma_frag16_ldst(uint64_t *R, const struct ptx_mma *mm, unsigned char *mem, size_t ld);
 
 #endif

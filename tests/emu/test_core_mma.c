@@ -437,12 +437,74 @@ static void test_wmma16_registers(void **state)
 	}
 }
 
+/* wmma.load and wmma.store of m16n16k16 fragments straight between memory and registers
+ * (mma_frag16_ldst): A by row, B by column (16 and 8-bit), 32-bit C loaded and D stored
+ * by row, with a leading dimension past the matrix's, against the layout above; what it
+ * does not take (A by column, B by row, C by column, an f16 C) it declines untouched;
+ * f16's registers 4..7 repeat 0..3. */
+static void test_wmma16_ldst(void **state)
+{
+	(void)state;
+	enum { LD = 24 };
+	static const uint8_t cases[][4] = { /* frag, type, row-major, taken */
+		{MF_A, MT_F16, 1, 1}, {MF_B, MT_BF16, 0, 1}, {MF_A, MT_S8, 1, 1}, {MF_B, MT_U8, 0, 1},
+		{MF_C, MT_F32, 1, 1}, {MF_D, MT_S32, 1, 1}, {MF_A, MT_F16, 0, 0}, {MF_B, MT_S8, 1, 0},
+		{MF_C, MT_F32, 0, 0}, {MF_C, MT_F16, 1, 0}};
+	static uint8_t mem[16 * LD * 4], mem0[sizeof mem];
+	static uint64_t R[16 * 32], R0[16 * 32];
+	for (unsigned ci = 0; ci < sizeof cases / sizeof *cases; ci++) {
+		unsigned f = cases[ci][0], t = cases[ci][1], rowm = cases[ci][2];
+		unsigned bits = ptx_mtype_bits(t), es = bits / 8, per = 32 / bits;
+		unsigned nd = f >= MF_C ? 8 : bits == 16 ? 8 : 2;
+		struct ptx_mma mm = {.kind = f == MF_D ? MMA_STORE : MMA_LOAD, .m = 16, .n = 16, .k = 16,
+				     .atype = t, .frag = (uint8_t)f, .arow = (uint8_t)rowm, .nd = (uint8_t)nd};
+		for (unsigned q = 0; q < nd; q++)
+			mm.d[q] = 15 - 2 * q; /* scattered, descending */
+		for (unsigned i = 0; i < sizeof mem; i++)
+			mem[i] = (uint8_t)rnd32();
+		for (unsigned i = 0; i < 16 * 32; i++)
+			R[i] = (uint64_t)rnd32() << 32 | rnd32();
+		memcpy(mem0, mem, sizeof mem), memcpy(R0, R, sizeof R);
+		int took = mma_frag16_ldst(R, &mm, mem, LD);
+		if (took != cases[ci][3])
+			fail_msg("case %u: taken %d, expected %d", ci, took, cases[ci][3]);
+		if (!took) {
+			if (memcmp(R, R0, sizeof R) || memcmp(mem, mem0, sizeof mem))
+				fail_msg("case %u: declined but moved something", ci);
+			continue;
+		}
+		for (unsigned l = 0; l < 32; l++)
+			for (unsigned i = 0; i < nd * per; i++) {
+				unsigned r, c;
+				wmma16_pos(f, f >= MF_C ? 32 : bits, l, i, &r, &c);
+				size_t off = (rowm ? r * LD + c : c * LD + r) * es;
+				uint64_t inmem = 0, inreg = R[mm.d[i / per] * 32 + l] >> (bits * (i % per)) &
+							   ((1ull << bits) - 1);
+				memcpy(&inmem, mem + off, es);
+				if (inreg != inmem)
+					fail_msg("case %u, lane %u, element %u ([%u][%u]): register 0x%llx, "
+						 "memory 0x%llx", ci, l, i, r, c, (unsigned long long)inreg,
+						 (unsigned long long)inmem);
+			}
+		if (f != MF_D)
+			for (unsigned q = 0; q < nd; q++)
+				for (unsigned l = 0; l < 32; l++)
+					if (R[mm.d[q] * 32 + l] >> 32)
+						fail_msg("case %u: register %u lane %u not zero above 32 bits", ci, q, l);
+		/* the store writes the matrix only: the gaps past column 16 keep their bytes */
+		for (unsigned r = 0; f == MF_D && r < 16; r++)
+			if (memcmp(mem + (r * LD + 16) * es, mem0 + (r * LD + 16) * es, (LD - 16) * es))
+				fail_msg("case %u: row %u's gap written", ci, r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fast_matches_model),
 		cmocka_unit_test(test_dmma_registers),
 		cmocka_unit_test(test_wmma16_registers),
+		cmocka_unit_test(test_wmma16_ldst),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
