@@ -123,6 +123,22 @@ struct frame {
 	size_t cap;                  /* bytes allocated at regs */
 };
 
+/* The region [base, base + span) of warp_span: the shared array holding address X0 or
+ * the cached global allocation holding it; its host address and written flags (0 for
+ * shared memory). 0 when there is none. */
+struct span_region {
+	uint64_t base, span;
+	unsigned char *host;
+	devmem_flags_t flags;
+};
+/* A shape of full-warp accesses that exec_fast.c's run found, kept for the next access
+ * on the same register (fast_link) */
+struct shape_seen {
+	uint32_t pc; /* the access that found it; 0xffffffff: none */
+	int shape;   /* SPAN_ROWS or SPAN_BCAST (exec_span.c) */
+	struct span_region r; /* the region of that access */
+};
+
 /* W_GRID: polling the grid barrier, which has not opened (exec_grid.c); W_MBAR: at an
  * mbarrier.try_wait whose phase has not completed, tried again at its next turn
  * (exec_async.c) */
@@ -151,6 +167,7 @@ struct warp {
 	unsigned char cdp_err[32]; /* each thread's last device runtime error (exec_cdp.c) */
 	uint32_t mbar_off; /* W_MBAR: the shared offset of the mbarrier it waits for */
 	unsigned mbar_lane; /* and a lane that waits */
+	struct shape_seen seen[2]; /* exec_fast.c's, for the run in progress */
 };
 
 /* A shared array of the launched kernel, as the emulator lays it out (exec_memory.c). */
@@ -405,14 +422,6 @@ static inline uint64_t space_addr_mask(int space)
  * region is the one holding the first active lane's address; one branch-free pass over
  * the lanes (it vectorises) checks the others. *written: the same for the allocation's
  * written flags (devmem.h), 0 where there are none (shared memory). */
-/* The region [base, base + span) of warp_span: the shared array holding address X0 or
- * the cached global allocation holding it; its host address and written flags (0 for
- * shared memory). 0 when there is none. */
-struct span_region {
-	uint64_t base, span;
-	unsigned char *host;
-	devmem_flags_t flags;
-};
 static inline int span_region(const struct block *b, const struct warp *w, int space,
 			      uint64_t x0, struct span_region *r)
 {
@@ -471,6 +480,48 @@ void span_written(const uint64_t *a, uintptr_t w0, unsigned tot, uint32_t m);
 enum { SPAN_ROWS = 1, SPAN_BCAST = 2 };
 int span_shape_at(struct block *b, struct warp *w, int space, const uint64_t *a, int64_t off,
 		  uintptr_t *p0, uintptr_t *written);
+/* span_shape_at's two steps, inline for exec_fast.c. The shape of the 32 addresses A
+ * (without the offset, which moves every lane alike) in one pass, four 64-bit lanes at a
+ * time (GCC's vector extension): each lane's distance from its half-warp's first lane
+ * against 4 * (l % 16) (a row) and against 0 (a broadcast). */
+static inline __attribute__((always_inline)) int span_shape_of(const uint64_t *a)
+{
+	u64x4_t row = { 0, 0, 0, 0 }, one = { 0, 0, 0, 0 };
+	for (unsigned k = 0; k < 8; k++) {
+		const uint64_t s = (uint64_t)(k & 3) * 16;
+		const u64x4_t step = { s, s + 4, s + 8, s + 12 };
+		u64x4_t x;
+		memcpy(&x, a + 4 * k, sizeof x);
+		x -= a[k & 4 ? 16 : 0];
+		row |= x ^ step;
+		one |= x;
+	}
+	return !(row[0] | row[1] | row[2] | row[3]) ? SPAN_ROWS
+	       : !(one[0] | one[1] | one[2] | one[3]) ? SPAN_BCAST : 0;
+}
+
+/* warp_span's checks on the halves' first addresses A0 + OFF and A16 + OFF of an access
+ * of SHAPE (0: none, returns 0): a half's 64 or 4 bytes are inside [base, base + span)
+ * when its first byte is at most span - 64 or span - 4 past base (below base wraps to a
+ * large distance), and aligned when its first is. *R: the region. */
+static inline __attribute__((always_inline)) int
+span_shape_in(struct block *b, struct warp *w, int space, uint64_t a0, uint64_t a16,
+	      int64_t off, int shape, struct span_region *r)
+{
+	uint64_t x0 = a0 + (uint64_t)off, x1 = a16 + (uint64_t)off;
+	uint64_t len = shape == SPAN_ROWS ? 64 : 4;
+	return shape && span_region(b, w, space, x0, r) && r->span >= len &&
+	       x0 - r->base <= r->span - len && x1 - r->base <= r->span - len && !((x0 | x1) & 3);
+}
+
+/* P0 and WRITTEN of warp_span for accesses at offset OFF in region R */
+static inline void span_at(const struct span_region *r, int64_t off, uintptr_t *p0,
+			   uintptr_t *written)
+{
+	*written = r->flags ? (uintptr_t)r->flags - r->base + (uint64_t)off : 0;
+	*p0 = (uintptr_t)r->host - r->base + (uint64_t)off;
+}
+
 /* The access of such a warp, A0 and A16 its halves' first addresses (read before D is
  * written: D may be the address's register); W0 as span_written's, 0 for none. */
 void span_load_shape(uint64_t *d, uint64_t a0, uint64_t a16, uintptr_t p0, int sg, int shape);

@@ -35,43 +35,19 @@ void span_written(const uint64_t *a, uintptr_t w0, unsigned tot, uint32_t m)
 	devmem_mark_lanes(a, w0, tot, m);
 }
 
-/* One pass over the 32 addresses, four 64-bit lanes at a time (GCC's vector extension):
- * each lane's distance from its half-warp's first lane against 4 * (l % 16) (a row) and
- * against 0 (a broadcast). */
-static inline __attribute__((always_inline)) int shape_of(const uint64_t *a)
-{
-	u64x4_t row = { 0, 0, 0, 0 }, one = { 0, 0, 0, 0 };
-	for (unsigned k = 0; k < 8; k++) {
-		const uint64_t s = (uint64_t)(k & 3) * 16;
-		const u64x4_t step = { s, s + 4, s + 8, s + 12 };
-		u64x4_t x;
-		memcpy(&x, a + 4 * k, sizeof x);
-		x -= a[k & 4 ? 16 : 0];
-		row |= x ^ step;
-		one |= x;
-	}
-	return !(row[0] | row[1] | row[2] | row[3]) ? SPAN_ROWS
-	       : !(one[0] | one[1] | one[2] | one[3]) ? SPAN_BCAST : 0;
-}
-
-/* warp_span's checks on the halves' first addresses: a half's 64 or 4 bytes are inside
- * [base, base + span) when its first byte is at most span - 64 or span - 4 past base
- * (below base wraps to a large distance), and aligned when its first is. */
+/* The shape and the region's checks are exec_internal.h's (span_shape_of,
+ * span_shape_in): exec_fast.c reuses a shape it found for an address register. */
 #if EMU_CLONES
 __attribute__((target_clones("arch=x86-64-v3", "default"))) /* see emu/meson.build */
 #endif
 int span_shape_at(struct block *b, struct warp *w, int space, const uint64_t *a, int64_t off,
 		  uintptr_t *p0, uintptr_t *written)
 {
-	int shape = shape_of(a);
-	uint64_t x0 = a[0] + (uint64_t)off, x1 = a[16] + (uint64_t)off;
-	uint64_t len = shape == SPAN_ROWS ? 64 : 4;
 	struct span_region r;
-	if (!shape || !span_region(b, w, space, x0, &r) || r.span < len ||
-	    x0 - r.base > r.span - len || x1 - r.base > r.span - len || ((x0 | x1) & 3))
+	int shape = span_shape_of(a);
+	if (!span_shape_in(b, w, space, a[0], a[16], off, shape, &r))
 		return 0;
-	*written = r.flags ? (uintptr_t)r.flags - r.base + (uint64_t)off : 0;
-	*p0 = (uintptr_t)r.host - r.base + (uint64_t)off;
+	span_at(&r, off, p0, written);
 	return shape;
 }
 

@@ -729,6 +729,79 @@ static void test_half_warp_rows(void **state)
 	ptx_module_free(m);
 }
 
+/* Shapes kept along a chain of accesses to one register (exec_fast.c's fast_link): the
+ * next access on the register reuses the shape the one before found, checked against
+ * the region kept with it. Rows and one word a half-warp reused with a new offset; a
+ * write to the register between (the shape must be found again); a branch that lands
+ * between the two after writing it; stores to global memory along a chain (their written
+ * flags); a loop whose first access's second round has addresses of neither shape
+ * (the access after the loop must not take the first round's); and in k2 a reused row that reaches past the array,
+ * which must fault. */
+static const char k_linked[] =
+	".version 9.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry k(\n\t.param .u64 p0\n)\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<20>;\n\t.reg .b64 %rd<4>;\n"
+	"\t.shared .align 4 .b8 A[256];\n"
+	"\tld.param.u64 %rd1, [p0];\n\tcvta.to.global.u64 %rd1, %rd1;\n"
+	"\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tmov.u32 %r2, A;\n\tshl.b32 %r3, %r1, 2;\n\tadd.s32 %r4, %r2, %r3;\n"
+	"\tadd.s32 %r5, %r1, 100;\n\tst.shared.u32 [%r4], %r5;\n"
+	"\tadd.s32 %r5, %r1, 132;\n\tst.shared.u32 [%r4+128], %r5;\n\tbar.sync 0;\n"
+	"\tld.shared.u32 %r6, [%r4];\n\tld.shared.u32 %r7, [%r4+4];\n"
+	"\tadd.s32 %r4, %r2, 8;\n\tld.shared.u32 %r8, [%r4+4];\n"
+	"\tshr.u32 %r9, %r1, 4;\n\tshl.b32 %r9, %r9, 5;\n\tadd.s32 %r9, %r9, %r2;\n"
+	"\tadd.s32 %r9, %r9, 8;\n\tld.shared.u32 %r10, [%r9];\n\tld.shared.u32 %r11, [%r9+4];\n"
+	"\tadd.s32 %r12, %r2, %r3;\n\tld.shared.u32 %r13, [%r12];\n\tbra.uni $L_skip;\n"
+	"$L_back:\n\tld.shared.u32 %r14, [%r12+8];\n"
+	"\tst.global.u32 [%rd3], %r6;\n\tst.global.u32 [%rd3+128], %r7;\n"
+	"\tst.global.u32 [%rd3+256], %r8;\n\tst.global.u32 [%rd3+384], %r10;\n"
+	"\tst.global.u32 [%rd3+512], %r11;\n\tst.global.u32 [%rd3+640], %r13;\n"
+	"\tst.global.u32 [%rd3+768], %r14;\n"
+	"\tmov.u32 %r16, 0;\n$L_loop:\n\tld.shared.u32 %r17, [%r4];\n\tadd.s32 %r16, %r16, 1;\n"
+	"\tsetp.lt.u32 %p1, %r16, 2;\n\t@%p1 bra $L_next;\n\tld.shared.u32 %r18, [%r4+4];\n"
+	"\tst.global.u32 [%rd3+896], %r18;\n\tret;\n"
+	"$L_next:\n\tadd.s32 %r4, %r2, %r3;\n\tadd.s32 %r4, %r4, %r3;\n\tbra.uni $L_loop;\n"
+	"$L_skip:\n\tmov.u32 %r12, A;\n\tbra.uni $L_back;\n}\n"
+	".visible .entry k2(\n\t.param .u64 p0\n)\n{\n"
+	"\t.reg .b32 %r<8>;\n\t.shared .align 4 .b8 B[256];\n"
+	"\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, B;\n\tshl.b32 %r3, %r1, 2;\n"
+	"\tadd.s32 %r4, %r2, %r3;\n\tld.shared.u32 %r6, [%r4];\n"
+	"\tld.shared.u32 %r7, [%r4+192];\n\tret;\n}\n";
+
+static void test_linked_shapes(void **state)
+{
+	(void)state;
+	struct ptx_module *m;
+	char err[256];
+	assert_int_equal(ptx_module_load(k_linked, strlen(k_linked), "linked.ptx", &m, err,
+					 sizeof err), 0);
+	devaddr_t out;
+	assert_int_equal(devmem_alloc(8 * 32 * 4, DEVMEM_GLOBAL, "out", &out), 0);
+	const uint32_t *o = devmem_host(out, 8 * 32 * 4);
+	void *args[] = { &out };
+	struct emu_launch l = { m, ptx_module_kernel(m, "k"), { 1, 1, 1 }, { 32, 1, 1 }, 0, args };
+	struct emu_fault f;
+	assert_int_equal(emu_run(&l, &f), 0);
+	for (uint32_t t = 0; t < 32; t++) {
+		assert_int_equal(o[t], 100 + t);               /* rows */
+		assert_int_equal(o[32 + t], 101 + t);          /* rows kept, +4 */
+		assert_int_equal(o[64 + t], 103);              /* written between: one word */
+		assert_int_equal(o[96 + t], t < 16 ? 102 : 110); /* one word a half */
+		assert_int_equal(o[128 + t], t < 16 ? 103 : 111); /* kept, +4 */
+		assert_int_equal(o[160 + t], 100 + t);
+		assert_int_equal(o[192 + t], 102);             /* written on the way round */
+		assert_int_equal(o[224 + t], 101 + 2 * t);     /* the loop's second round */
+	}
+	unsigned char kbits[8 * 32 * 4 / 8], fbits[sizeof kbits];
+	assert_int_equal(devmem_flags_get(out, 8 * 32 * 4, kbits, fbits), 0);
+	for (size_t i = 0; i < 8 * 32 * 4; i++) /* every byte a kernel's: the stores' flags */
+		assert_int_equal(devmem_flag_at(kbits, fbits, i), DEVMEM_BY_KERNEL);
+	l.kernel = ptx_module_kernel(m, "k2");
+	assert_int_not_equal(emu_run(&l, &f), 0); /* half-warp 1's row past B */
+	devmem_free(out);
+	ptx_module_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -740,6 +813,7 @@ int main(void)
 		cmocka_unit_test(test_redux_and_carry),
 		cmocka_unit_test(test_block_ids),
 		cmocka_unit_test(test_half_warp_rows),
+		cmocka_unit_test(test_linked_shapes),
 		cmocka_unit_test(test_unknown_modifier_refused),
 		cmocka_unit_test(test_minmax_nan_f32),
 		cmocka_unit_test(test_setp_int_modes),
