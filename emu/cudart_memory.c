@@ -101,6 +101,8 @@ static const char *rt_kind_word(enum devmem_kind k)
 
 /* ---- allocation --------------------------------------------------------------- */
 
+#define RT_FRESH_BYTE 0xCD /* what cudaMalloc'd memory holds before anything writes it */
+
 cudaError_t rt_memory_alloc(const char *call, void **out, size_t size, enum devmem_kind kind)
 {
 	cudaError_t e = rt_error_enter();
@@ -124,6 +126,11 @@ cudaError_t rt_memory_alloc(const char *call, void **out, size_t size, enum devm
 		*out = NULL;
 		return rt_error_set(cudaErrorMemoryAllocation);
 	}
+	/* cudaMalloc does not clear memory. A GPU's fresh memory often reads as zeros, so a
+	 * sum or histogram accumulated without a cudaMemset first may pass there by luck;
+	 * here it never does (grader/compare.c names the pattern when it shows). */
+	if (kind == DEVMEM_GLOBAL)
+		memset(devmem_host(a, size), RT_FRESH_BYTE, size);
 	if (kind != DEVMEM_HOST)
 		atomic_fetch_add(&rt_in_use, size);
 	rt_allocs_add(a);

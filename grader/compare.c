@@ -37,6 +37,29 @@ static bool is_fill(const void *p, enum spec_dtype t, uint64_t i)
 	return true;
 }
 
+/* What device memory that nothing wrote reads as on the emulator: cudaMalloc does not
+ * clear memory, and the emulator fills it with this byte (emu/cudart_memory.c) so that a
+ * missing cudaMemset shows. Elements of one byte are left out: any value is plausible. */
+#define FRESH_BYTE 0xCD
+
+static double fresh_value(enum spec_dtype t)
+{
+	unsigned char b[8];
+	memset(b, FRESH_BYTE, sizeof b);
+	return spec_dtype_size(t) >= 4 ? load(b, t, 0) : NAN;
+}
+
+/* A ends up at the fresh value plus E: a sum or a count started from memory nothing
+ * cleared (float sums round on the way: 2^-13 of the pattern's size is far below it). */
+static bool added_to_fresh(double e, double a, enum spec_dtype t)
+{
+	double p = fresh_value(t);
+	if (isnan(p) || a == p)
+		return false;
+	double slack = t == SPEC_F32 || t == SPEC_F64 ? fabs(p) / 8192 : 0;
+	return fabs(a - p - e) <= slack;
+}
+
 bool compare_close(double expected, double actual, const struct spec_tolerance *tol)
 {
 	if (isnan(expected) || isnan(actual))
@@ -127,7 +150,9 @@ void compare_buffers(enum spec_dtype t, const struct spec_tolerance *tol, const 
 		out->last_wrong = i;
 		out->wrong++;
 		out->unwritten += fill;
-		out->blank += fill || a == 0;
+		out->fresh += a == fresh_value(t);
+		out->blank += fill || a == 0 || a == fresh_value(t);
+		out->added_to_fresh += added_to_fresh(e, a, t);
 		if (out->n_shown < COMPARE_SHOWN)
 			out->shown[out->n_shown++] = (struct compare_mismatch){ i, e, a, fill };
 		if (out->shape.n)
@@ -244,6 +269,21 @@ static void explain(FILE *f, const struct compare_result *r, const char *name, e
 	bool tail = r->last_wrong == n - 1 && r->wrong == n - r->first_wrong;
 	size_t sz = spec_dtype_size(t);
 	bool bytes = tail && sz > 1 && r->first_wrong == n / sz && n >= sz;
+	/* certain when some are the pattern plus the right value; the pattern alone in a
+	 * single value (a sum whose few additions rounded away next to it): elsewhere it is
+	 * just never written, which the shapes below explain (blank) */
+	if (r->added_to_fresh + r->fresh == r->wrong && (r->added_to_fresh || n == 1)) {
+		fprintf(f, "  The wrong elements hold what cudaMalloc left in device memory (the emulator "
+			   "fills it with 0x%02X bytes; a GPU leaves whatever was there)%s: %s. cudaMalloc "
+			   "does not clear memory: cudaMemset(%s_d, 0, bytes) before kernels accumulate "
+			   "into it (atomicAdd, +=).\n", FRESH_BYTE,
+			r->added_to_fresh ? " plus the right result" : "",
+			r->added_to_fresh ? "the kernels added to it without anything clearing it first"
+					  : "no kernel wrote them, or what a kernel added to them was too small to "
+					    "show next to that value",
+			name);
+		return;
+	}
 	if (!(all_unwritten && r->wrong == n) && !bytes && r->shape.n >= 2 && explain_shaped(f, r, name))
 		return;
 	if (all_unwritten && r->wrong == n) {

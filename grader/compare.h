@@ -23,8 +23,11 @@ struct compare_result {
 	uint64_t count;       /* elements compared */
 	uint64_t wrong;       /* elements outside tolerance */
 	uint64_t unwritten;   /* wrong elements that still hold the fill pattern */
-	uint64_t blank;       /* wrong elements that are the fill pattern or 0 (a fresh
-	                         cudaMalloc'd buffer copied back reads as zeros) */
+	uint64_t blank;       /* wrong elements that are the fill pattern, 0 or what a
+	                         fresh cudaMalloc'd buffer holds on the emulator (0xCD bytes) */
+	uint64_t fresh;       /* wrong elements that are that 0xCD value */
+	uint64_t added_to_fresh; /* wrong elements that are that 0xCD value plus the right one:
+	                            a sum or count started from memory nothing cleared */
 	uint64_t first_wrong, last_wrong;
 	struct compare_mismatch shown[COMPARE_SHOWN];
 	unsigned n_shown;

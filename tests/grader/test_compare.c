@@ -68,6 +68,49 @@ static void test_tail_zeros_is_short_grid(void **state)
 	free(text);
 }
 
+/* A sum or a histogram accumulated into cudaMalloc'd memory never cleared: on the emulator
+ * it starts from 0xCD bytes (lab 09's sum, lab 08's bins). */
+static void test_added_to_uncleared(void **state)
+{
+	(void)state;
+	float fresh;
+	memset(&fresh, 0xCD, sizeof fresh);
+	/* float sums near 4.3e8 round to multiples of 32: 253 lands 3 away */
+	float fe[4] = { 253, 1000, 40000, 4 }, fa[4] = { fresh + 253, fresh + 1000, fresh + 40000, 4 };
+	struct spec_tolerance exact = { true, 0, 0 };
+	struct compare_result r;
+	compare_buffers(SPEC_F32, &exact, fe, fa, 4, NULL, &r);
+	assert_int_equal(r.wrong, 3);
+	assert_int_equal(r.added_to_fresh, 3);
+	char *text = compare_describe(&r, "C", SPEC_F32);
+	assert_non_null(strstr(text, "cudaMemset(C_d, 0, bytes) before kernels accumulate"));
+	free(text);
+	uint32_t e[3] = { 0, 7, 250 }, h[3];
+	for (int i = 0; i < 3; i++)
+		h[i] = 0xCDCDCDCDu + e[i];
+	compare_buffers(SPEC_U32, &exact, e, h, 3, NULL, &r);
+	assert_int_equal(r.added_to_fresh, 2); /* the empty bin holds the pattern itself */
+	assert_int_equal(r.blank, 1);
+	text = compare_describe(&r, "histo", SPEC_U32);
+	assert_non_null(strstr(text, "what cudaMalloc left in device memory"));
+	assert_non_null(strstr(text, "plus the right result"));
+	free(text);
+	/* a single sum whose few additions rounded away next to 4.3e8: the pattern itself, not
+	 * "the grid does not cover" */
+	float se = 3, sa = fresh;
+	compare_buffers(SPEC_F32, &exact, &se, &sa, 1, NULL, &r);
+	text = compare_describe(&r, "sum", SPEC_F32);
+	assert_non_null(strstr(text, "cudaMemset(sum_d, 0, bytes)"));
+	assert_null(strstr(text, "grid does not cover"));
+	free(text);
+	/* a wrong value that merely is large says nothing of the kind */
+	float b[2] = { 1.0f, 5.0e8f };
+	text = run(b, 2, &r);
+	assert_int_equal(r.added_to_fresh, 0);
+	assert_null(strstr(text, "cudaMalloc left"));
+	free(text);
+}
+
 static void test_quarter_is_byte_count(void **state)
 {
 	(void)state;
@@ -265,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_close),
 		cmocka_unit_test(test_never_written),
 		cmocka_unit_test(test_tail_zeros_is_short_grid),
+		cmocka_unit_test(test_added_to_uncleared),
 		cmocka_unit_test(test_quarter_is_byte_count),
 		cmocka_unit_test(test_scattered_has_no_guess),
 		cmocka_unit_test(test_edge_band),
