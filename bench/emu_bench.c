@@ -5,7 +5,9 @@
  * KERNEL (vecAdd, matmulTiled, wmmaGemm or reduceShared) runs that one only, for
  * profiling. PMPPLAB_EMU_THREADS caps the emulator's worker threads (default: all
  * cores); PMPPLAB_EMU_RACECHECK=1 runs the launches under the race checker (race.h) and
- * PMPPLAB_TRACE=FILE with the panels' trace (trace.h), to measure what they cost. */
+ * PMPPLAB_TRACE=FILE with the panels' trace (trace.h), PMPPLAB_EMU_INITCHECK=1 with the
+ * check of reads of memory nothing wrote (initcheck.h; the inputs here are put in place
+ * without the runtime, so every launch reports one), to measure what they cost. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include "exec.h"
+#include "initcheck.h"
 #include "ptx.h"
 #include "race.h"
 
@@ -54,13 +57,19 @@ static int wanted(const char *kname)
 /* emu_run, under the race checker when the environment asks for it. */
 static int run_launch(const struct emu_launch *l, struct emu_fault *f)
 {
-	if (!race_enabled_by_env())
-		return emu_run(l, f);
+	struct initcheck_finding unwritten;
+	initcheck_launch_begin();
+	if (!race_enabled_by_env()) {
+		int rc = emu_run(l, f);
+		initcheck_launch_end(&unwritten);
+		return rc;
+	}
 	struct race_tracker *t = race_new(l);
 	if (!t)
 		return -1;
 	int rc = race_run(t, f);
 	race_free(t);
+	initcheck_launch_end(&unwritten);
 	return rc;
 }
 

@@ -18,6 +18,7 @@
 #include "cudart_report.h"
 #include "cudart_stream.h"
 #include "devmem.h"
+#include "initcheck.h"
 #include "ptx.h"
 #include "race.h" /* race_enabled_by_env */
 
@@ -300,9 +301,13 @@ static void rt_launch_run(void *arg)
 				      -(double)emu_worker_cpu_ns() / 1e6,
 				      emu_thread_instructions()};
 	rt_prov_launch_begin(); /* issue 14: whose work the results are */
+	initcheck_launch_begin(); /* PMPPLAB_EMU_INITCHECK: reads of memory nothing wrote */
 	int rc = op->cooperative ? rt_launch_cooperative(&l, &fault, f->name)
 				 : rt_race_run(&l, &fault, f->name); /* issue 6: PMPPLAB_EMU_RACECHECK */
 	rt_prov_launch_end();
+	struct initcheck_finding unwritten;
+	if (initcheck_launch_end(&unwritten))
+		rt_report_initcheck(&unwritten);
 	cost.ms += rt_clock_ms(CLOCK_MONOTONIC);
 	cost.cpu_ms += (double)emu_worker_cpu_ns() / 1e6;
 	cost.insns = emu_thread_instructions() - cost.insns;

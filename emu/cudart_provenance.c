@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "devmem.h"
+#include "initcheck.h"
 
 /* What is kept of deliveries at most: beyond it the counts are void. A lab program's
  * outputs on the emulator are a few megabytes. */
@@ -106,6 +107,7 @@ void rt_prov_copy(const void *dst, const void *src, size_t n)
 			devmem_flags_set(d, n, 0);
 		if (from_device && prov_unified(dst))
 			devmem_unified_snapshot();
+		initcheck_copy(d, s, n, from_device); /* after the flags: it reads them */
 	} else if (from_device) {
 		prov_keep((uintptr_t)dst, dst, s, n);
 	}
@@ -114,6 +116,7 @@ void rt_prov_copy(const void *dst, const void *src, size_t n)
 void rt_prov_set(const void *dst, size_t n)
 {
 	devmem_flags_set((devaddr_t)(uintptr_t)dst, n, DEVMEM_FILLED);
+	initcheck_set((devaddr_t)(uintptr_t)dst, n);
 }
 
 void rt_prov_launch_begin(void)

@@ -14,6 +14,7 @@
 
 #include "cudart_errors.h"
 #include "devmem.h"
+#include "initcheck.h"
 
 static pthread_once_t rt_report_once = PTHREAD_ONCE_INIT;
 static int rt_events_fd = -1;
@@ -338,6 +339,35 @@ void rt_report_kernel_fault(const char *kernel, const struct emu_fault *f, cudaE
 			 f->block.z, f->thread.x, f->thread.y, f->thread.z, f->file ? "\"" : "",
 			 f->file ? esc_file : "null", f->file ? "\"" : "", f->line,
 			 (unsigned long long)f->addr, rt_error_name(err), esc_msg);
+	if (n > 0)
+		rt_event_write(line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
+
+void rt_report_initcheck(const struct initcheck_finding *f)
+{
+	char kernel[256], msg[1024], where[600];
+	rt_report_kernel_name(f->kernel, kernel, sizeof kernel);
+	initcheck_message(f, kernel, msg, sizeof msg);
+	if (f->file)
+		snprintf(where, sizeof where, "%s:%u: ", rt_basename(f->file), f->line);
+	else
+		snprintf(where, sizeof where, "%s: ", kernel);
+	fflush(stdout);
+	fprintf(stderr, "%serror: %s\n", where, msg);
+	rt_report_init();
+	if (rt_events_fd < 0)
+		return;
+	char esc_msg[2100], esc_file[600], esc_kernel[600], line[3600];
+	rt_json_escape(esc_msg, sizeof esc_msg, msg);
+	rt_json_escape(esc_file, sizeof esc_file, f->file ? rt_basename(f->file) : "");
+	rt_json_escape(esc_kernel, sizeof esc_kernel, kernel);
+	int n = snprintf(line, sizeof line,
+			 "{\"event\":\"finding\",\"check\":\"initcheck\",\"kind\":\"uninitialized\","
+			 "\"kernel\":\"%s\",\"block\":[%u,%u,%u],\"thread\":[%u,%u,%u],\"file\":%s%s%s,"
+			 "\"line\":%u,\"address\":\"0x%llx\",\"size\":%u,\"message\":\"%s\"}\n",
+			 esc_kernel, f->block.x, f->block.y, f->block.z, f->thread.x, f->thread.y,
+			 f->thread.z, f->file ? "\"" : "", f->file ? esc_file : "null",
+			 f->file ? "\"" : "", f->line, (unsigned long long)f->addr, f->size, esc_msg);
 	if (n > 0)
 		rt_event_write(line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }

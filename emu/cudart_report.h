@@ -38,6 +38,11 @@ void rt_report_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 void rt_report_kernel_fault(const char *kernel, const struct emu_fault *f, cudaError_t err,
 			    const char *note);
 
+/* A read of device memory nothing wrote (initcheck.h): "FILE:LINE: error: MESSAGE" on
+ * stderr and a "finding" event of check "initcheck"; the kernel went on. */
+struct initcheck_finding;
+void rt_report_initcheck(const struct initcheck_finding *f);
+
 /* What a launch cost: wall and process CPU milliseconds, thread-instructions. */
 struct rt_launch_cost {
 	double ms, cpu_ms;

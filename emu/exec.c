@@ -16,6 +16,7 @@
  * resident, the grid barrier); exec_internal.h holds their shared state.
  */
 #include "exec_internal.h"
+#include "initcheck.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -461,6 +462,8 @@ static int run(const struct emu_launch *l, struct emu_fault *fault, int cooperat
 		goto out_params;
 	if (!L.hooks) /* the loop's common case (exec_fast.c); without it, warp_exec alone */
 		L.fops = fast_ops(L.kf);
+	if (initcheck_on) /* its loads go to access_exec's check (initcheck.h) */
+		initcheck_slow_loads(L.kf, L.fops);
 	unsigned nw = worker_count(L.nblocks);
 	struct worker *wk = line_alloc(nw * sizeof(*wk)); /* cache lines of their own */
 	pthread_t *th = calloc(nw, sizeof(*th));

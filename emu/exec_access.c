@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "initcheck.h" /* reads of memory nothing wrote, when on */
 #include "trace.h" /* issue 7 (panels) */
 
 #if EMU_CLONES
@@ -51,13 +52,14 @@ int access_exec(struct block *b, struct warp *w, const struct ptx_insn *in, uint
 				NEXT;
 			}
 		}
-		int shape;
-		if (!hooks && n == 1 && sz == 4 && m == FULL && sp != SP_LOCAL && sp < SP_KPARAM &&
+		/* initcheck_read, of global memory, lane by lane */
+		int shape, lanewise = hooks || (initcheck_on && (sp == SP_GLOBAL || sp == SP_GENERIC));
+		if (!lanewise && n == 1 && sz == 4 && m == FULL && sp != SP_LOCAL && sp < SP_KPARAM &&
 		    (shape = span_shape_at(b, w, (int)sp, a, off, &p0, &w0))) {
 			span_load_shape(d0, a[0], a[16], p0, sg, shape);
 			NEXT;
 		}
-		if (!hooks && (p0 = warp_span(b, w, (int)sp, a, off, tot, m, &w0))) {
+		if (!lanewise && (p0 = warp_span(b, w, (int)sp, a, off, tot, m, &w0))) {
 			if (n == 1)
 				span_load(d0, a, p0, sz, sg, m);
 			else { /* a vector: the addresses first, a destination may be their register */
@@ -83,6 +85,8 @@ int access_exec(struct block *b, struct warp *w, const struct ptx_insn *in, uint
 			if (__builtin_expect(hooks != NULL, 0) && hooks->on_access)
 				hooks->on_access(hooks->ctx, b->idx, w->id, l, (int)sp, addr, tot, 0, in->line);
 #endif
+			if (__builtin_expect(initcheck_on, 0))
+				initcheck_read(b, w, l, in, addr, p, tot);
 			if (n == 1) {
 				d0[l] = load_n(p, sz, sg);
 			} else {
@@ -149,6 +153,8 @@ int access_exec(struct block *b, struct warp *w, const struct ptx_insn *in, uint
 				rc = -EFAULT;
 				goto out;
 			}
+			if (__builtin_expect(initcheck_on, 0))
+				initcheck_read(b, w, l0, in, addr, p, sz);
 			if (atom_warp(in, p, bv, cv, m, d)) {
 				mem_mark_written(w, p, sz);
 				NEXT;
@@ -166,6 +172,8 @@ int access_exec(struct block *b, struct warp *w, const struct ptx_insn *in, uint
 			if (__builtin_expect(hooks != NULL, 0) && hooks->on_access)
 				hooks->on_access(hooks->ctx, b->idx, w->id, l, (int)sp, addr, sz, 2, in->line);
 #endif
+			if (__builtin_expect(initcheck_on, 0))
+				initcheck_read(b, w, l, in, addr, p, sz);
 			uint64_t old = atom_one(in, p, bv[l], cv[l]);
 			mem_mark_written(w, p, sz);
 			if (d)

@@ -251,14 +251,30 @@ int grading_run_argv(struct grading *g, const struct build_result *b, const char
 }
 
 /* Runs PROGRAM on REQUEST, writing RESULT; under compute-sanitizer's memcheck when
- * WRAPPER_TOOL names it. */
+ * WRAPPER_TOOL names it; EXTRA as grading_run_env's. */
+static int run_program_env(struct grading *g, const struct build_result *b, const char *request,
+			   const char *result, unsigned timeout_ms, struct runner_result *res,
+			   const char *wrapper_tool, const char *what, const char *const *extra)
+{
+	const char *argv[9];
+	memcheck_command(argv, wrapper_tool, "memcheck", b->program, request, result);
+	return grading_run_env(g, b, argv, request, result, NULL, timeout_ms, what, extra, false,
+			       res);
+}
+
 int grading_run_program(struct grading *g, const struct build_result *b, const char *request,
 			const char *result, unsigned timeout_ms, struct runner_result *res,
 			const char *wrapper_tool, const char *what)
 {
-	const char *argv[9];
-	memcheck_command(argv, wrapper_tool, "memcheck", b->program, request, result);
-	return grading_run_argv(g, b, argv, request, result, NULL, timeout_ms, what, res);
+	return run_program_env(g, b, request, result, timeout_ms, res, wrapper_tool, what, NULL);
+}
+
+int grading_run_memchecked(struct grading *g, const struct build_result *b, const char *request,
+			   const char *result, unsigned timeout_ms, struct runner_result *res,
+			   const char *wrapper_tool, const char *what)
+{
+	return run_program_env(g, b, request, result, timeout_ms, res, wrapper_tool, what,
+			       memcheck_emu_env);
 }
 
 /* A check or dataset (its input REQUEST) not run because an earlier run would only be

@@ -53,7 +53,7 @@ static const struct twin_run *twin_race_run(struct grading *g, const struct spec
 		memcheck_command(argv, NULL, NULL, twin->program, request, t->result);
 		t->rc = grading_run_env(g, twin, argv, request, t->result, NULL,
 					20 * grade_timeout_ms(g->spec), "the emulator build, race-checked",
-					(const char *const[]){ "PMPPLAB_EMU_RACECHECK=1", NULL }, false,
+					memcheck_emu_race_env, false,
 					&t->res);
 	}
 	return t->rc == 0 ? t : NULL;
@@ -81,8 +81,8 @@ static bool emu_memcheck(struct grading *g, const struct spec_dataset *d, const 
 		       memcheck_scan(g->prov.res.err, g->prov.events, f);
 	}
 	struct runner_result res;
-	if (grading_run_program(g, twin, request, result, 12 * grade_timeout_ms(g->spec), &res, NULL,
-				"memcheck (the emulator build)") < 0)
+	if (grading_run_memchecked(g, twin, request, result, 12 * grade_timeout_ms(g->spec), &res,
+				   NULL, "memcheck (the emulator build)") < 0)
 		return false;
 	bool found = memcheck_scan(res.out, events, f) || memcheck_scan(res.err, events, f);
 	runner_result_release(&res);
@@ -111,8 +111,8 @@ static bool memcheck_dataset(struct grading *g, const struct spec_dataset *d, ch
 	if (kept) /* the dataset's run (memcheck_reuses) */
 		memset(&g->kept, 0, sizeof(g->kept));
 	else
-		rc = grading_run_program(g, &g->prog, request, actual, 12 * grade_timeout_ms(g->spec), &res,
-					 sanitizer, "memcheck");
+		rc = grading_run_memchecked(g, &g->prog, request, actual,
+					    12 * grade_timeout_ms(g->spec), &res, sanitizer, "memcheck");
 	bool ran = rc == 0 && res.status == RUNNER_EXITED && res.exit_code == 0;
 	bool pass = false;
 	struct memcheck_finding f;

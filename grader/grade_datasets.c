@@ -207,8 +207,11 @@ static enum provenance_verdict twin_provenance(struct grading *g, const struct s
 	char result[176];
 	snprintf(result, sizeof(result), "%s.prov", actual);
 	struct runner_result res;
-	if (grading_run_program(g, twin, request, result, 12 * grade_timeout_ms(g->spec), &res, NULL,
-				"provenance (the emulator build)") < 0)
+	int (*run)(struct grading *, const struct build_result *, const char *, const char *,
+		   unsigned, struct runner_result *, const char *, const char *) =
+		is_memcheck_dataset(g, d) ? grading_run_memchecked : grading_run_program;
+	if (run(g, twin, request, result, 12 * grade_timeout_ms(g->spec), &res, NULL,
+		"provenance (the emulator build)") < 0)
 		return PROVENANCE_UNKNOWN;
 	bool ran = res.status == RUNNER_EXITED && res.exit_code == 0;
 	if (!g->prov.d && is_memcheck_dataset(g, d)) {
@@ -362,12 +365,14 @@ static void run_dataset(struct grading *g, const struct spec_dataset *d, struct 
 	r->stage = DATASET_NO_START;
 	const char *argv[9];
 	memcheck_command(argv, NULL, "memcheck", g->prog.program, r->request, r->actual);
-	const char *extra[3] = { 0 };
+	const char *extra[4] = { 0 };
 	unsigned n = 0;
 	if (no_trace)
 		extra[n++] = "PMPPLAB_TRACE=";
 	if (counted_dataset(g) == d)
 		extra[n++] = "PMPPLAB_COUNTERS=1";
+	if (g->backend == BACKEND_EMU && is_memcheck_dataset(g, d)) /* memcheck_reuses it */
+		extra[n++] = memcheck_emu_env[0];
 	r->rc = grading_run_env(g, &g->prog, argv, r->request, r->actual, NULL, grade_timeout_ms(g->spec),
 				r->what, extra, deferred, &r->sr);
 	if (r->rc == 0)

@@ -72,6 +72,11 @@ int grading_run_argv(struct grading *g, const struct build_result *b, const char
 int grading_run_program(struct grading *g, const struct build_result *b, const char *request,
 			const char *result, unsigned timeout_ms, struct runner_result *res,
 			const char *wrapper_tool, const char *what);
+/* grading_run_program for a run memcheck reads: an emulator build also reports reads of
+ * device memory nothing wrote (memcheck_emu_env). */
+int grading_run_memchecked(struct grading *g, const struct build_result *b, const char *request,
+			   const char *result, unsigned timeout_ms, struct runner_result *res,
+			   const char *wrapper_tool, const char *what);
 
 /* True, with a "not run" test LABEL in the report, when fail fast stopped the runs of
  * REQUEST (subrun.h). */

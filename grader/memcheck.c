@@ -26,6 +26,18 @@ static const char advice_misaligned[] =
 	"wmma's load/store_matrix_sync also need ldm a multiple of 16 bytes (8 halves or 4 "
 	"floats), so a row length such as n only works when n is such a multiple.";
 
+/* A read of memory nothing wrote: the emulator's sentence says where and what to do. */
+static const char advice_unwritten[] =
+	"A kernel read device memory before anything wrote it. cudaMalloc does not clear "
+	"memory: it often holds zeros, so the answer can be right by luck and wrong on "
+	"another run or GPU. A sum, count or histogram that kernels add to must first be "
+	"set with cudaMemset (or a kernel that writes it), and so must an output a kernel "
+	"updates with +=.";
+
+const char *const memcheck_emu_env[] = { "PMPPLAB_EMU_INITCHECK=1", NULL };
+const char *const memcheck_emu_race_env[] = { "PMPPLAB_EMU_RACECHECK=1",
+					      "PMPPLAB_EMU_INITCHECK=1", NULL };
+
 /* The advice for a finding that says WHAT (its first line) and DETAILS (the rest). */
 static const char *advice_for(const char *what, const char *details)
 {
@@ -86,26 +98,34 @@ static bool scan_sanitizer(const char *out, struct memcheck_finding *f)
 	return true;
 }
 
+/* The first out-of-bounds or misaligned fault; else the first read of memory nothing wrote
+ * (an initcheck finding: the kernel went on, and a fault after it says more). */
 static bool scan_events(const char *path, struct memcheck_finding *f)
 {
 	char *text = fs_read(path, NULL);
 	if (!text)
 		return false;
-	bool found = false;
-	for (char *line = strtok(text, "\n"); line && !found; line = strtok(NULL, "\n")) {
+	bool found = false, fault = false;
+	for (char *line = strtok(text, "\n"); line && !fault; line = strtok(NULL, "\n")) {
 		json_t *ev = json_loads(line, 0, NULL);
 		const char *type = json_string_value(json_object_get(ev, "event"));
 		const char *kind = json_string_value(json_object_get(ev, "kind"));
-		if (type && strcmp(type, "fault") == 0 && kind &&
-		    (strcmp(kind, "out-of-bounds") == 0 || strcmp(kind, "misaligned") == 0)) {
+		const char *check = json_string_value(json_object_get(ev, "check"));
+		bool unwritten = !found && type && strcmp(type, "finding") == 0 && check &&
+				 strcmp(check, "initcheck") == 0;
+		fault = type && strcmp(type, "fault") == 0 && kind &&
+			(strcmp(kind, "out-of-bounds") == 0 || strcmp(kind, "misaligned") == 0);
+		if (unwritten || fault) {
 			const char *file = json_string_value(json_object_get(ev, "file"));
 			const char *msg = json_string_value(json_object_get(ev, "message"));
 			const char *slash = file ? strrchr(file, '/') : NULL;
 			snprintf(f->text, sizeof(f->text), "%s:%lld: %s\n%s",
 				 slash ? slash + 1 : file ? file : "?",
 				 (long long)json_integer_value(json_object_get(ev, "line")),
-				 msg ? msg : kind,
-				 strcmp(kind, "misaligned") == 0 ? advice_misaligned : advice_for(msg, NULL));
+				 msg ? msg : kind ? kind : "?",
+				 !fault ? advice_unwritten
+				 : strcmp(kind, "misaligned") == 0 ? advice_misaligned
+				 : advice_for(msg, NULL));
 			f->errors = 1;
 			found = true;
 		}

@@ -15,6 +15,13 @@ struct memcheck_finding {
  * emulator's EVENTS file (either may be NULL). True when something was found. */
 bool memcheck_scan(const char *output, const char *events, struct memcheck_finding *f);
 
+/* The environment (NAME=value, NULL-terminated) an emulator build gets for a run memcheck
+ * reads: the emulator then also reports reads of device memory nothing wrote
+ * (emu/initcheck.h), which compute-sanitizer's memcheck does not. */
+extern const char *const memcheck_emu_env[];
+/* The same with the race checker on (the twin's run of the barriers dataset). */
+extern const char *const memcheck_emu_race_env[];
+
 /* Fills ARGV (room for 9) with PROGRAM REQUEST RESULT, run under compute-sanitizer (its
  * path SANITIZER, --tool TOOL: memcheck, racecheck or synccheck) when SANITIZER is not
  * NULL; NULL-terminated. */

@@ -115,6 +115,32 @@ static void test_misaligned_advice(void **state)
 	assert_null(strstr(f.text, "if (i < n)"));
 }
 
+/* The emulator's initcheck finding (emu/initcheck.h: a read of memory nothing wrote)
+ * fails memcheck with its sentence and advice about clearing; a race finding does not. */
+static void test_unwritten(void **state)
+{
+	(void)state;
+	struct memcheck_finding f;
+	assert_true(scan_events_text(
+		"{\"event\":\"finding\",\"check\":\"race\",\"kind\":\"raw\",\"file\":\"r.cu\",\"line\":3}\n"
+		"{\"event\":\"finding\",\"check\":\"initcheck\",\"kind\":\"uninitialized\",\"kernel\":\"total\","
+		"\"file\":\"p.cu\",\"line\":41,\"message\":\"thread (0,0,0) of block (3,0,0) of total read 4 "
+		"bytes of device memory that nothing had written\"}\n", &f));
+	assert_non_null(strstr(f.text, "p.cu:41: thread (0,0,0) of block (3,0,0) of total read 4 bytes"));
+	assert_non_null(strstr(f.text, "cudaMemset"));
+	assert_null(strstr(f.text, "if (i < n)"));
+	assert_false(scan_events_text(
+		"{\"event\":\"finding\",\"check\":\"race\",\"kind\":\"raw\",\"file\":\"r.cu\",\"line\":3}\n", &f));
+	/* an out-of-bounds fault after it (the kernel went on) is what memcheck names */
+	assert_true(scan_events_text(
+		"{\"event\":\"finding\",\"check\":\"initcheck\",\"kind\":\"uninitialized\",\"kernel\":\"k\","
+		"\"file\":\"p.cu\",\"line\":7,\"message\":\"read 4 bytes that nothing had written\"}\n"
+		"{\"event\":\"fault\",\"kind\":\"out-of-bounds\",\"kernel\":\"k\",\"file\":\"p.cu\",\"line\":9,"
+		"\"message\":\"read 4 bytes past the end\"}\n", &f));
+	assert_non_null(strstr(f.text, "p.cu:9: read 4 bytes past the end"));
+	assert_non_null(strstr(f.text, "if (i < n)"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -122,6 +148,7 @@ int main(void)
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_shared_advice),
 		cmocka_unit_test(test_misaligned_advice),
+		cmocka_unit_test(test_unwritten),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
