@@ -196,7 +196,7 @@ int block_step(struct block *b)
 	struct launch_ctx *L = b->L;
 	for (;;) {
 		exec_stuck_check(b); /* past the grader's time limit: say where (exec_stuck.c) */
-		int running = 0, waiting = 0, polling = 0, mwaiting = 0;
+		unsigned in_state[W_MBAR + 1] = { 0 }; /* the warps in each state after the round */
 		b->mbar_moved = 0;
 		for (unsigned k = 0; k < b->nwarps; k++) {
 			struct warp *w = &b->warps[b->order[k]];
@@ -210,11 +210,10 @@ int block_step(struct block *b)
 				if (rc || b->faulted)
 					return rc ? rc : b->fault_rc;
 			}
-			running += w->state == W_RUN;
-			waiting += w->state == W_BARRIER;
-			polling += w->state == W_GRID;
-			mwaiting += w->state == W_MBAR;
+			in_state[w->state]++;
 		}
+		unsigned running = in_state[W_RUN], waiting = in_state[W_BARRIER];
+		unsigned polling = in_state[W_GRID], mwaiting = in_state[W_MBAR];
 		if (running || (mwaiting && b->mbar_moved))
 			continue;
 		if (polling) /* the rest waits for the grid barrier to open (exec_grid.c) */
@@ -248,7 +247,9 @@ int block_step(struct block *b)
 		b->red_popc = 0;
 		b->red_and = 1;
 		b->red_or = 0;
-		emu_schedule_warps(&L->sched, b->idx, ++b->round, b->order, b->nwarps);
+		++b->round; /* the same order every round unless it is random (schedule.h) */
+		if (L->sched.order == EMU_ORDER_RANDOM)
+			emu_schedule_warps(&L->sched, b->idx, b->round, b->order, b->nwarps);
 		if (atomic_load_explicit(&L->stop, memory_order_relaxed))
 			return BLOCK_DONE;
 	}

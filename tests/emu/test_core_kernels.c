@@ -18,6 +18,7 @@
 #include "emu_device.h"
 #include "exec.h"
 #include "ptx.h"
+#include "schedule.h"
 #include "trace.h"
 
 #include "core_fixture.h"
@@ -607,6 +608,45 @@ static void test_printf(void **state)
 	assert_string_equal(got, want);
 }
 
+/* The warps' order in each round between barriers (exec.c block_step): forward and
+ * reverse the same every round, random drawn again every round. */
+static void test_warp_order_each_round(void **state)
+{
+	(void)state;
+	enum { NW = 8, ROUNDS = 6 };
+	devaddr_t tk = dalloc(NW * ROUNDS * 4), ctr = dalloc(ROUNDS * 4);
+	unsigned *t = H(tk, NW * ROUNDS * 4), *c = H(ctr, ROUNDS * 4);
+	int rounds = ROUNDS;
+	void *args[] = { &tk, &ctr, &rounds };
+	const char *orders[] = { "forward", "reverse", "random:7" };
+	for (int o = 0; o < 3; o++) {
+		struct emu_schedule s;
+		assert_int_equal(emu_schedule_parse(orders[o], &s), 0);
+		emu_set_schedule(&s);
+		memset(c, 0, ROUNDS * 4);
+		struct emu_fault f;
+		int rc = launch(g_flow, "warpTickets", D3(1, 1, 1), D3(NW * 32, 1, 1), 0, args, &f);
+		emu_set_schedule(NULL);
+		assert_int_equal(rc, 0);
+		int same_as_first = 1;
+		for (int r = 0; r < ROUNDS; r++) {
+			unsigned seen = 0;
+			for (unsigned w = 0; w < NW; w++) {
+				unsigned want = o == 0 ? w : NW - 1 - w, got = t[r * NW + w];
+				if (o < 2 && got != want)
+					fail_msg("%s, round %d: warp %u ran as number %u, not %u", orders[o], r, w, got, want);
+				seen |= 1u << got;
+				same_as_first &= got == t[w];
+			}
+			assert_int_equal(seen, (1u << NW) - 1); /* each warp once a round */
+		}
+		if (o == 2 && same_as_first)
+			fail_msg("random: the same order in all %d rounds (drawn once, not every round)", ROUNDS);
+	}
+	devmem_free(tk);
+	devmem_free(ctr);
+}
+
 int main(int argc, char **argv)
 {
 	if (!core_args(argc, argv))
@@ -633,6 +673,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_int_ops),
 		cmocka_unit_test(test_float_ops),
 		cmocka_unit_test(test_printf),
+		cmocka_unit_test(test_warp_order_each_round),
 	};
 	return cmocka_run_group_tests(tests, core_setup, core_teardown);
 }

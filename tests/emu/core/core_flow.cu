@@ -391,3 +391,15 @@ __global__ void paramIndex(__grid_constant__ const Table t, int n, int *out)
 		sum += t.v[i];
 	out[threadIdx.x] = sum + t.v[(threadIdx.x * 7) % n];
 }
+
+// The order warps run in, round by round: each warp's first lane takes a ticket in every
+// round between barriers (the warp that runs first in a round gets 0).
+__global__ void warpTickets(unsigned *tickets, unsigned *counter, int rounds)
+{
+	unsigned w = threadIdx.x / 32, nw = blockDim.x / 32;
+	for (int r = 0; r < rounds; r++) {
+		if (threadIdx.x % 32 == 0)
+			tickets[r * nw + w] = atomicAdd(&counter[r], 1u);
+		__syncthreads();
+	}
+}
