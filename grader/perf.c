@@ -606,7 +606,10 @@ static int count_both(const struct perf_context *ctx, const struct build_result 
 		int rc = perf_model_from_result(&out, is_student ? stu : ref);
 		pl_release(&out);
 		if (rc < 0) {
+			/* the harness always writes them on the emulator: a student's result
+			 * without them was not written by it */
 			snprintf(why, whylen, "the emulator reported no counters");
+			*student_failed = is_student;
 			return -1;
 		}
 	}
@@ -741,10 +744,14 @@ static int grade_counted(const struct perf_context *ctx, const struct spec_check
 	} else if (rc == 0 && count_both(ctx, student, &sol, request,
 					 student == ctx->student && ctx->counted == d ? ctx->counted_result : NULL,
 					 &stu, &ref, why, sizeof(why), &student_failed) < 0) {
-		/* Its results were right (its correctness test passed): without counters there
-		 * is nothing to judge, and a correct program never fails for speed here. */
-		report_add(r, name, c->points, true,
-			   "NOT MEASURED on the emulator: the counted run failed (%s%s)", student_failed ? "" : "the lab's solution: ", why);
+		/* The lab's solution failed: a correct program does not lose points for the
+		 * lab's bug. The student's own counted run failed or wrote no counters: nothing
+		 * shows its speed, so no points (issue 14: no pass without a measurement). */
+		report_add(r, name, c->points, !student_failed,
+			   student_failed ? "not measured: the counted run of your program failed (%s): "
+					    "fix that first (a program must run the same with the counters on)"
+					  : "NOT MEASURED on the emulator: the counted run of the lab's solution failed (%s)",
+			   why);
 	} else if (rc == 0) {
 		struct perf_model_verdict v;
 		perf_model_evaluate(c, &stu, &ref, (double)elements, &v);
