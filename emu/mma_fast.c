@@ -511,12 +511,43 @@ static __attribute__((noinline)) void c_ok_at(const uint32_t *c8, int EAB, int L
  * in_float case holds for the whole product (the samples' products), none otherwise (0):
  * the products along D's rows as vector FMAs (exact here: every partial sum is), C added
  * once toward zero; no per-element bookkeeping. */
+/* X's 16 x 16 elements of type t as convert16 gives them: from the entry of E (N of
+ * them) holding the same bits, or converted into entry *next (round robin). */
+static inline __attribute__((always_inline, target("avx2,fma,f16c"))) const struct mma_conv16 *
+converted16(unsigned t, const union mma_mat *X, struct mma_conv16 *e, unsigned n, unsigned *next)
+{
+	__m256i r0 = _mm256_loadu_si256((const __m256i *)&X->u16[0][0]);
+	for (unsigned i = 0; i < n; i++) {
+		if (e[i].t != t + 1)
+			continue;
+		/* the first row apart: where it differs, the rest is not read */
+		__m256i d = _mm256_xor_si256(r0, _mm256_load_si256((const __m256i *)e[i].raw[0]));
+		if (!_mm256_testz_si256(d, d))
+			continue;
+		for (unsigned r = 1; r < 16; r++)
+			d = _mm256_or_si256(d, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)&X->u16[r][0]),
+								 _mm256_load_si256((const __m256i *)e[i].raw[r])));
+		if (_mm256_testz_si256(d, d))
+			return &e[i];
+	}
+	struct mma_conv16 *c = &e[*next % n];
+	*next = (*next + 1) % n;
+	c->t = t + 1;
+	c->ok = convert16(t, X, c->f, &c->emax, &c->lmin);
+	for (unsigned r = 0; r < 16; r++)
+		_mm256_store_si256((__m256i *)c->raw[r], _mm256_loadu_si256((const __m256i *)&X->u16[r][0]));
+	return c;
+}
+
 static __attribute__((target("avx2,fma,f16c"))) int float16_avx2(unsigned t, struct mma_mats *x)
 {
-	float a[16][16], b[16][16];
-	int EA, EB, LA, LB;
-	if (!convert16(t, &x->a, a, &EA, &LA) || !convert16(t, &x->b, b, &EB, &LB))
+	unsigned zero = 0;
+	const struct mma_conv16 *ca = converted16(t, &x->a, x->conv_a, MMA_CONV_A, &zero);
+	const struct mma_conv16 *cb = converted16(t, &x->b, x->conv_b, MMA_CONV_B, &x->conv_b_next);
+	if (!ca->ok || !cb->ok)
 		return 0;
+	const float (*a)[16] = ca->f, (*b)[16] = cb->f;
+	int EA = ca->emax, EB = cb->emax, LA = ca->lmin, LB = cb->lmin;
 	int EAB = EA + EB, LAB = LA + LB;
 	/* float_product's conditions, G = K = 16 */
 	if (LAB < EAB - 25 || LAB < -149 || EAB + 6 - LAB > 24 || EAB + 6 >= 127)

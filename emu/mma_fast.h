@@ -17,10 +17,23 @@ union mma_mat {
 	uint32_t u32[MMA_MAXD][MMA_MAXD];
 	uint64_t u64[MMA_MAXD][MMA_MAXD];
 };
+/* m16n16k16 f16/bf16 inputs as mma_fast converted them, by their bits (mma_fast.c's own):
+ * NVIDIA's GEMM samples multiply each A fragment by four B fragments in a row and each B
+ * by two A, so the same 512 bytes come again. t: the type + 1 (0: empty). */
+struct mma_conv16 {
+	_Alignas(32) uint16_t raw[16][16];
+	float f[16][16];
+	int emax, lmin, ok;
+	unsigned t;
+};
+enum { MMA_CONV_A = 1, MMA_CONV_B = 4 };
+
 /* A is m x k, B k x n, C and D m x n; done[r][c]: mma_fast computed d[r][c]. */
 struct mma_mats {
 	_Alignas(32) union mma_mat a, b, c, d;
 	uint8_t done[MMA_MAXD][MMA_MAXD];
+	struct mma_conv16 conv_a[MMA_CONV_A], conv_b[MMA_CONV_B];
+	unsigned conv_b_next;
 };
 
 /* D = A B + C for instruction mm, bit for bit what mma_model.c's model gives, and returns

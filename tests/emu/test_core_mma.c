@@ -437,6 +437,62 @@ static void test_wmma16_registers(void **state)
 	}
 }
 
+/* float16's converted inputs by their bits (struct mma_conv16): products in a row on one
+ * mma_mats, as the samples' k-steps give them (A again with new B and C, B again after
+ * four others), A changed in its last element only, and the same bits as the other
+ * 16-bit type: each against the model. */
+static void test_conv16_cache(void **state)
+{
+	(void)state;
+	static struct mma_mats y, z;
+	static uint16_t a[3][16][16], b[6][16][16]; /* b: by row (k, n) */
+	memset(&y, 0, sizeof y);
+	unsigned hits = 0;
+	for (unsigned trial = 0; trial < TRIALS / 4; trial++) {
+		for (unsigned m = 0; m < 2; m++)
+			for (unsigned r = 0; r < 16; r++)
+				for (unsigned c = 0; c < 16; c++)
+					a[m][r][c] = (uint16_t)value(MT_F16, SMALL_INT, 0);
+		for (unsigned m = 0; m < 5; m++)
+			for (unsigned r = 0; r < 16; r++)
+				for (unsigned c = 0; c < 16; c++)
+					b[m][r][c] = (uint16_t)value(MT_F16, SMALL_INT, 0);
+		memcpy(a[2], a[0], sizeof a[0]);
+		a[2][15][15] = a[2][15][15] == 0x3c00 ? 0x4000 : 0x3c00; /* 1 or 2 */
+		/* (A, B, type): B 0..3 with A 0, A 1, A 0 changed last, B 0 again, as bf16 */
+		static const uint8_t seq[][3] = {{0, 0, MT_F16}, {0, 1, MT_F16}, {0, 2, MT_F16},
+						 {0, 3, MT_F16}, {1, 0, MT_F16}, {1, 4, MT_F16},
+						 {2, 1, MT_F16}, {0, 1, MT_F16}, {0, 1, MT_BF16},
+						 {2, 4, MT_BF16}, {0, 4, MT_BF16}, {0, 4, MT_F16}};
+		for (unsigned i = 0; i < sizeof seq / sizeof *seq; i++) {
+			unsigned t = seq[i][2];
+			struct ptx_mma mm = {.kind = MMA_WMMA, .m = 16, .n = 16, .k = 16, .atype = (uint8_t)t,
+					     .btype = (uint8_t)t, .ctype = MT_F32, .dtype = MT_F32};
+			for (unsigned r = 0; r < 16; r++)
+				for (unsigned c = 0; c < 16; c++) {
+					y.a.u16[r][c] = a[seq[i][0]][r][c];
+					y.b.u16[r][c] = b[seq[i][1]][r][c];
+					y.c.u32[r][c] = (uint32_t)value(MT_F32, SCALED_C, 1);
+				}
+			z = y;
+			mma_products(&mm, &z, 1);
+			unsigned before = y.conv_b_next, left = mma_fast(&mm, &y);
+			/* f16's small integers: all of them the fast way (their bits as bf16 may not) */
+			if (left && t == MT_F16)
+				fail_msg("trial %u, product %u: left elements to the model", trial, i);
+			hits += y.conv_b_next == before;
+			for (unsigned r = 0; r < 16; r++)
+				for (unsigned c = 0; c < 16; c++)
+					if ((!left || y.done[r][c]) && y.d.u32[r][c] != z.d.u32[r][c])
+						fail_msg("trial %u, product %u (A %u, B %u, %s), D[%u][%u]: model "
+							 "0x%08x, mma_fast 0x%08x", trial, i, seq[i][0], seq[i][1],
+							 t == MT_F16 ? "f16" : "bf16", r, c, z.d.u32[r][c], y.d.u32[r][c]);
+		}
+	}
+	if (!hits && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+		fail_msg("no B was found converted: the cache is not used");
+}
+
 /* wmma.load and wmma.store of m16n16k16 fragments straight between memory and registers
  * (mma_frag16_ldst): A by row, B by column (16 and 8-bit), 32-bit C loaded and D stored
  * by row, with a leading dimension past the matrix's, against the layout above; what it
@@ -505,6 +561,7 @@ int main(void)
 		cmocka_unit_test(test_dmma_registers),
 		cmocka_unit_test(test_wmma16_registers),
 		cmocka_unit_test(test_wmma16_ldst),
+		cmocka_unit_test(test_conv16_cache),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
