@@ -514,7 +514,9 @@ static int measure_both(const struct perf_context *ctx, const struct build_resul
 		int rc = perf_measure_add(is_student ? stu : ref, &out);
 		pl_release(&out);
 		if (rc < 0) {
-			snprintf(why, whylen, "the program reported no timing (was it built for a GPU?)");
+			snprintf(why, whylen, is_student ? "not measured: the timed run of your program wrote no timing (it must return from the entry point, not exit, and be built for a GPU)"
+							 : "the program reported no timing (was it built for a GPU?)");
+			*student_failed = is_student;
 			perf_gpu_unlock(lock);
 			return -1;
 		}

@@ -1,9 +1,10 @@
 // expect: performance
-// expect-text: not measured: the counted run of your program failed
+// expect-text: run of your program
 // Known-wrong (hostile): computes on the host and writes the harness's result file itself with
 // the harness's own functions, claiming every element came from a kernel, then _exit(0).
 // A known limit: code in the program's process can forge what the harness reports, so
-// correctness is fooled; the counted run has no emulator counters, so performance is not.
+// correctness is fooled; the counted run (emulator) has no counters and the timed run (GPU) no
+// timing, so performance is not.
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdint.h>
