@@ -123,7 +123,8 @@ void initcheck_copy(devaddr_t dst, devaddr_t src, size_t n, int from_device)
 	/* device to device: the bytes written at the source, by the runtime or by kernels
 	 * (whose flags devmem_flags_copy has already carried to DST) */
 	size_t nb = (n + 7) / 8;
-	unsigned char *k = malloc(2 * nb), *f = k + nb, *w = malloc(n);
+	unsigned char *k = malloc(2 * nb), *w = malloc(n);
+	unsigned char *f = k ? k + nb : NULL;
 	if (k && w && devmem_flags_get(dst, n, k, f) == 0) {
 		for (size_t i = 0; i < n; i++)
 			w[i] = (unsigned char)(ic_bit(s->bits, src - s->base + i) ||

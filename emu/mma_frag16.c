@@ -193,7 +193,7 @@ CLONES int mma_frag16_ldst(uint64_t *R, const struct ptx_mma *mm, unsigned char 
 #pragma GCC unroll 8
 			for (unsigned g = 0; g < 8; g++) {
 				const unsigned char *p = mem + ((8 * v + g) * ld + k0) * (bits / 8);
-				v4du w;
+				v4du w = { 0, 0, 0, 0 };
 				for (unsigned t = 0; t < 4; t++) {
 					uint32_t x;
 					memcpy(&x, p + 4 * t, 4);

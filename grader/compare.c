@@ -172,7 +172,7 @@ static void print_index(FILE *f, const char *name, const struct spec_shape *s, u
 		fprintf(f, "[%llu]", (unsigned long long)i);
 		return;
 	}
-	uint64_t at[SPEC_SHAPE_DIMS];
+	uint64_t at[SPEC_SHAPE_DIMS] = { 0 };
 	for (unsigned k = s->n; k-- > 0;) {
 		at[k] = i % s->dim[k];
 		i /= s->dim[k];
