@@ -100,8 +100,7 @@ static int devmem_commit_take(size_t span)
 	if (!limit) {
 		long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
 		size_t ram = pages > 0 && psz > 0 ? (size_t)pages * (size_t)psz : 0;
-		size_t most = ram / 8 < DEVMEM_COMMIT_MAX ? ram / 8 : DEVMEM_COMMIT_MAX;
-		limit = most > 0 ? most : 1;
+		limit = ram / 8 < DEVMEM_COMMIT_MAX ? ram / 8 : DEVMEM_COMMIT_MAX; /* 0: commit nothing */
 	}
 	if (span > limit - devmem_committed || devmem_committed > limit)
 		return 0;
