@@ -19,6 +19,7 @@
 #include "cudart_report.h"
 #include "cudart_stream.h"
 #include "devmem.h"
+#include "emu_device.h"
 
 /* Emulated global memory: 4 GiB, a modest GPU's worth. */
 #define RT_TOTAL_GLOBAL ((size_t)4 << 30)
@@ -101,7 +102,6 @@ static const char *rt_kind_word(enum devmem_kind k)
 
 /* ---- allocation --------------------------------------------------------------- */
 
-#define RT_FRESH_BYTE 0xCD /* what cudaMalloc'd memory holds before anything writes it */
 
 cudaError_t rt_memory_alloc(const char *call, void **out, size_t size, enum devmem_kind kind)
 {
@@ -130,7 +130,7 @@ cudaError_t rt_memory_alloc(const char *call, void **out, size_t size, enum devm
 	 * sum or histogram accumulated without a cudaMemset first may pass there by luck;
 	 * here it never does (grader/compare.c names the pattern when it shows). */
 	if (kind == DEVMEM_GLOBAL)
-		memset(devmem_host(a, size), RT_FRESH_BYTE, size);
+		memset(devmem_host(a, size), EMU_FRESH_BYTE, size);
 	if (kind != DEVMEM_HOST)
 		atomic_fetch_add(&rt_in_use, size);
 	rt_allocs_add(a);

@@ -27,6 +27,11 @@ struct emu_device {
 	int async_engines;
 };
 
+/* What cudaMalloc'd memory holds before anything writes it (CUDA does not clear it; a
+ * GPU's fresh memory often reads as zeros): the runtime fills each new allocation with
+ * this byte so that a missing cudaMemset shows, and the grader names the pattern. */
+#define EMU_FRESH_BYTE 0xCD
+
 /* The table, *n set to its length; the default device first. */
 const struct emu_device *emu_device_list(unsigned *n);
 /* A device by key ("t4", "a100", "4090", "h100") or architecture ("sm_80"), ignoring

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu_device.h"
+
 struct spec_tolerance compare_default_tolerance(enum spec_dtype t)
 {
 	if (t == SPEC_F32)
@@ -37,15 +39,12 @@ static bool is_fill(const void *p, enum spec_dtype t, uint64_t i)
 	return true;
 }
 
-/* What device memory that nothing wrote reads as on the emulator: cudaMalloc does not
- * clear memory, and the emulator fills it with this byte (emu/cudart_memory.c) so that a
- * missing cudaMemset shows. Elements of one byte are left out: any value is plausible. */
-#define FRESH_BYTE 0xCD
-
+/* What device memory that nothing wrote reads as on the emulator (EMU_FRESH_BYTE).
+ * Elements of one byte are left out: any value is plausible. */
 static double fresh_value(enum spec_dtype t)
 {
 	unsigned char b[8];
-	memset(b, FRESH_BYTE, sizeof b);
+	memset(b, EMU_FRESH_BYTE, sizeof b);
 	return spec_dtype_size(t) >= 4 ? load(b, t, 0) : NAN;
 }
 
@@ -276,7 +275,7 @@ static void explain(FILE *f, const struct compare_result *r, const char *name, e
 		fprintf(f, "  The wrong elements hold what cudaMalloc left in device memory (the emulator "
 			   "fills it with 0x%02X bytes; a GPU leaves whatever was there)%s: %s. cudaMalloc "
 			   "does not clear memory: cudaMemset(%s_d, 0, bytes) before kernels accumulate "
-			   "into it (atomicAdd, +=).\n", FRESH_BYTE,
+			   "into it (atomicAdd, +=).\n", EMU_FRESH_BYTE,
 			r->added_to_fresh ? " plus the right result" : "",
 			r->added_to_fresh ? "the kernels added to it without anything clearing it first"
 					  : "no kernel wrote them, or what a kernel added to them was too small to "
